@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Every reply carries hhtStatus and, where useful, a message in the caller's language. */
+export const failReply = z.object({
+  hhtStatus: z.literal('fail'),
+  hhtMsg: z.string(),
+  hhtErrorCode: z.string().optional(),
+  /** 518 marks an expired, unknown or tampered session (legacy contract). */
+  status: z.number().optional(),
+});
+export type FailReply = z.infer<typeof failReply>;
+
+export const okBase = z.object({
+  hhtStatus: z.literal('success'),
+  hhtMsg: z.string().optional(),
+});
+
+/** A success reply that carries one item in dataObject. */
+export const itemReply = <T extends z.ZodType>(item: T) =>
+  okBase.extend({ dataObject: item });
+
+/** A success reply that carries one page of a list. */
+export const listReply = <T extends z.ZodType>(item: T) =>
+  okBase.extend({ listObject: z.array(item), totalRecords: z.number().int().nonnegative() });
+
+/** A success reply with nothing but the status and a message. */
+export const emptyReply = okBase;
+
+export const SESSION_EXPIRED_STATUS = 518;
+
+export const isFail = (reply: unknown): reply is FailReply =>
+  typeof reply === 'object' && reply !== null && (reply as { hhtStatus?: unknown }).hhtStatus === 'fail';
