@@ -1,0 +1,95 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { openDatabase, type Db } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { installConsoleFiles } from './http/console-files.js';
+import { installErrorHandling } from './http/errors.js';
+import { installOpenApi } from './http/openapi.js';
+import { installOriginGuard } from './http/origin-guard.js';
+import { createRouter } from './http/router.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { AuthService } from './modules/auth/service.js';
+import { LoginThrottle, type ThrottleLimits } from './modules/auth/throttle.js';
+import { CaptchaRepository } from './modules/captcha/repository.js';
+import { captchaRoutes } from './modules/captcha/routes.js';
+import { CaptchaService } from './modules/captcha/service.js';
+import { OrganisationRepository } from './modules/organisations/repository.js';
+import { runtimeConfigRoutes } from './modules/runtime-config/routes.js';
+import { SessionRepository } from './modules/session/repository.js';
+import { SessionService } from './modules/session/service.js';
+import { ensurePlatformAdmin } from './modules/users/bootstrap.js';
+import { UserRepository } from './modules/users/repository.js';
+import { loadPepper } from './security/pepper.js';
+import { PasswordHasher } from './security/passwords.js';
+
+export interface AppOptions {
+  clock?: Clock;
+  throttle?: ThrottleLimits;
+  /** PostgreSQL schema (tests give each server its own). */
+  databaseSchema?: string;
+  logger?: boolean;
+}
+
+export interface PanelFleetApp {
+  http: FastifyInstance;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/** Builds the whole server: database (migrated), HTTP API, console files. Does not listen. */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<PanelFleetApp> {
+  const clock = options.clock ?? systemClock;
+  const http = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+  const db = openDatabase(config.database, { schema: options.databaseSchema });
+  http.addHook('onClose', () => db.close());
+
+  const applied = await migrateToLatest(db);
+  if (applied.length) http.log.info({ applied }, 'database migrated');
+
+  const secureCookies = config.baseUrl.startsWith('https://');
+  const hasher = new PasswordHasher(loadPepper(config.passwordPepper, config.dataDir));
+  const users = new UserRepository(db.kysely);
+  const organisations = new OrganisationRepository(db.kysely);
+  const sessions = new SessionService(new SessionRepository(db.kysely), clock, secureCookies);
+  const captcha = new CaptchaService(new CaptchaRepository(db.kysely), clock, secureCookies);
+  const throttle = new LoginThrottle(db.kysely, clock, options.throttle);
+  const auth = new AuthService({
+    users, hasher, captcha, throttle, sessions, clock,
+    policy: { captcha: config.captcha, specialDeployment: config.roleFlag === 1 },
+  });
+
+  await ensurePlatformAdmin({ organisations, users, hasher, clock, log: http.log, adminPassword: config.adminPassword });
+  if (!config.captcha) http.log.warn('CAPTCHA=off: sign-in does not check a captcha; use this only for automated clients');
+
+  await http.register(cookie);
+  await http.register(formbody);
+  installErrorHandling(http);
+  installOriginGuard(http, config.baseUrl);
+  installOpenApi(http);
+
+  const router = createRouter(http, sessions.authenticate);
+  captchaRoutes(router, captcha);
+  authRoutes(router, { auth, sessions, users });
+  runtimeConfigRoutes(router, {
+    serverLevel: config.serverLevel,
+    roleFlag: config.roleFlag,
+    title: config.title,
+    netSpeedUrl: config.netSpeedUrl,
+  });
+  await installConsoleFiles(http, config.webDist);
+
+  const purge = setInterval(() => {
+    sessions.purgeExpired().catch((err: unknown) => http.log.error({ err }, 'session purge failed'));
+  }, 10 * 60_000);
+  purge.unref();
+  http.addHook('onClose', async () => clearInterval(purge));
+
+  return { http, db, close: () => http.close() };
+}

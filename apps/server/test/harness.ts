@@ -1,0 +1,147 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp, type AppOptions, type PanelFleetApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { seedAccounts, type SeededAccounts, type SeedUser } from '../src/dev/seed-accounts.js';
+import { tokenHash } from '../src/security/tokens.js';
+
+export const TEST_PEPPER = 'test-pepper-0123456789abcdef';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
+export const backends: Array<'sqlite' | 'postgres'> = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export class TestClock {
+  constructor(public time = Date.now()) {}
+  now = () => this.time;
+  advance(ms: number) {
+    this.time += ms;
+  }
+}
+
+export interface TestServer {
+  url: string;
+  app: PanelFleetApp;
+  clock: TestClock;
+  accounts: SeededAccounts;
+  captchaAnswer(client: TestClient): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startServer(
+  backend: 'sqlite' | 'postgres',
+  env: Record<string, string> = {},
+  options: AppOptions & { users?: SeedUser[] } = {},
+): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pf-test-'));
+  let schema: string | undefined;
+  const databaseUrl = backend === 'postgres' ? process.env.TEST_DATABASE_URL! : undefined;
+  if (databaseUrl) {
+    schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`CREATE SCHEMA ${schema}`);
+    await client.end();
+  }
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    ADMIN_PASSWORD: 'admin123',
+    PASSWORD_PEPPER: TEST_PEPPER,
+    BASE_URL: 'http://panelfleet.test',
+    LOG_LEVEL: 'silent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const clock = new TestClock();
+  const app = await buildApp(config, { clock, logger: false, databaseSchema: schema, ...options });
+  const accounts = await seedAccounts(app.db, TEST_PEPPER, clock, options.users);
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.http.server.address();
+  if (!address || typeof address === 'string') throw new Error('server did not listen on a port');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    app,
+    clock,
+    accounts,
+    async captchaAnswer(client) {
+      const token = client.cookie('pf_captcha');
+      if (!token) throw new Error('the client has no captcha cookie');
+      const row = await app.db.kysely.selectFrom('captchas').select('answer').where('id', '=', tokenHash(token)).executeTakeFirst();
+      if (!row) throw new Error('no pending captcha for this client');
+      return row.answer;
+    },
+    async stop() {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (schema && databaseUrl) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA ${schema} CASCADE`);
+        await client.end();
+      }
+    },
+  };
+}
+
+export interface TestResponse {
+  status: number;
+  // Replies are checked against the contract's schemas by each test.
+  body: Record<string, unknown>;
+  text: string;
+  headers: Headers;
+}
+
+/** A browser-like client: keeps cookies, sends a language, posts forms. */
+export class TestClient {
+  private cookies = new Map<string, string>();
+  constructor(
+    private readonly base: string,
+    public language = 'en-US',
+  ) {}
+
+  cookie(name: string) {
+    return this.cookies.get(name);
+  }
+
+  setCookie(name: string, value: string) {
+    this.cookies.set(name, value);
+  }
+
+  async request(method: 'GET' | 'POST', url: string, init: { form?: Record<string, string>; json?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<TestResponse> {
+    const headers: Record<string, string> = { 'accept-language': this.language, ...init.headers };
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    let body: string | undefined;
+    if (init.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(init.form).toString();
+    } else if (init.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(init.json);
+    } else if (init.raw !== undefined) {
+      body = init.raw;
+    }
+    const response = await fetch(this.base + url, { method, headers, body, redirect: 'manual' });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...rest] = pair!.split('=');
+      const value = rest.join('=');
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(line) || value === '') this.cookies.delete(name!.trim());
+      else this.cookies.set(name!.trim(), value);
+    }
+    const text = await response.text();
+    let parsed: Record<string, unknown> = {};
+    if ((response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text) as Record<string, unknown>;
+    return { status: response.status, body: parsed, text, headers: response.headers };
+  }
+
+  get(url: string, headers?: Record<string, string>) {
+    return this.request('GET', url, { headers });
+  }
+
+  post(url: string, form: Record<string, string> = {}, headers?: Record<string, string>) {
+    return this.request('POST', url, { form, headers });
+  }
+}
