@@ -1,0 +1,37 @@
+import { defineConfig } from '@playwright/test';
+import { servers } from './support/servers.js';
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './test-results',
+  timeout: 60_000,
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  use: {
+    browserName: 'chromium',
+    viewport: { width: 1366, height: 800 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync',
+      ],
+    },
+  },
+  webServer: Object.values(servers).map((server) => ({
+    command: 'npx tsx e2e/support/serve.ts',
+    cwd: '..',
+    url: `http://127.0.0.1:${server.port}/platform/config/runtime`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe' as const,
+    env: {
+      PORT: String(server.port),
+      DATA_DIR: server.dataDir,
+      ROLE_FLAG: server.roleFlag,
+      BASE_URL: `http://127.0.0.1:${server.port}`,
+      TITLE: server.roleFlag === '1' ? 'OTA Service Desk' : 'PanelFleet',
+    },
+  })),
+});

@@ -1,0 +1,42 @@
+import { expect, test, type Page } from '@playwright/test';
+import { menuFor, startView, type ShellUser } from '@panelfleet/contract';
+import { snapshot } from '../support/screenshots.js';
+import { signIn } from '../support/session.js';
+import type { ServerName } from '../support/servers.js';
+
+interface Account {
+  server: ServerName;
+  userName: string;
+  password: string;
+  user: ShellUser;
+}
+
+const accounts: Account[] = [
+  { server: 'normal', userName: 'admin', password: 'admin123', user: { userType: '0', state: 1 } },
+  { server: 'normal', userName: 'sales1', password: 'sales123', user: { userType: '1', state: 1 } },
+  { server: 'normal', userName: 'customer1', password: 'customer123', user: { userType: '2', state: 1 } },
+  { server: 'normal', userName: 'newcustomer', password: 'customer123', user: { userType: '2', state: 0 } },
+  { server: 'normal', userName: 'manager1', password: 'manager123', user: { userType: '3', state: 1 } },
+  { server: 'normal', userName: 'operator1', password: 'operator123', user: { userType: '4', state: 1 } },
+  { server: 'special', userName: 'sales1', password: 'sales123', user: { userType: '1', state: 1 } },
+];
+
+const menuShown = (page: Page) =>
+  page.locator('[data-menu]').evaluateAll((items) => items.map((item) => item.getAttribute('data-menu')));
+
+for (const account of accounts) {
+  for (const language of ['en-US', 'zh-CN'] as const) {
+    const deployment = { special: account.server === 'special' };
+    const label = `type ${account.user.userType}${account.user.state === 0 ? ' (inactive)' : ''} on the ${account.server} deployment, ${language}`;
+
+    test(`${label}: exact menu and start view`, async ({ page }) => {
+      await signIn(page, account.server, account.userName, account.password, language);
+      const start = startView(account.user, deployment);
+      await expect(page).toHaveURL(new RegExp(`/home/${start}$`));
+      await expect(page.locator(`[data-view="${start}"]`)).toBeVisible();
+      await expect.poll(() => menuShown(page)).toEqual(menuFor(account.user, deployment));
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await snapshot(page, `menu-${account.server}-${account.userName}-${language}`);
+    });
+  }
+}
