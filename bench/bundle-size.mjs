@@ -23,8 +23,9 @@ const lazy = assets.filter((f) => !initial.some((src) => src.endsWith(f)));
 const lazyKb = lazy.reduce((sum, f) => sum + gz(path.join(dist, 'assets', f)), 0);
 
 const require = (await import('node:module')).createRequire(import.meta.url);
-const reactKb = ['react/cjs/react.production.js', 'react-dom/cjs/react-dom.production.js', 'react-dom/cjs/react-dom-client.production.js']
-  .map((p) => gz(require.resolve(p)))
+const packageDir = (name) => path.dirname(require.resolve(`${name}/package.json`));
+const reactKb = [['react', 'cjs/react.production.js'], ['react-dom', 'cjs/react-dom.production.js'], ['react-dom', 'cjs/react-dom-client.production.js']]
+  .map(([name, file]) => gz(path.join(packageDir(name), file)))
   .reduce((a, b) => a + b, 0);
 
 console.log(`initial total: ${initialKb.toFixed(1)} KB gzipped (budget ${BUDGET_KB} KB)`);

@@ -1,0 +1,41 @@
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { ReplyEffects } from './api/ReplyEffects';
+import { RuntimeConfigGate } from './app/RuntimeConfig';
+import { FullPageSpin } from './app/FullPageSpin';
+import { PLACEHOLDER_PAGES } from './features/placeholders/pages';
+import { PATHS } from './paths';
+
+// Every screen loads on demand so the first download stays small.
+const LoginPage = lazy(() => import('./features/auth/LoginPage'));
+const HomeLayout = lazy(() => import('./features/shell/HomeLayout'));
+const PagePlaceholder = lazy(() => import('./features/placeholders/PagePlaceholder'));
+const ErrorPage = lazy(() => import('./features/errors/ErrorPage'));
+
+const errorRoutes = [
+  <Route key="page" path={PATHS.errorPage} element={<ErrorPage kind="page" />} />,
+  <Route key="service" path={PATHS.errorService} element={<ErrorPage kind="service" />} />,
+  <Route key="net" path={PATHS.errorNet} element={<ErrorPage kind="net" />} />,
+];
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <ReplyEffects />
+      <Suspense fallback={<FullPageSpin />}>
+        <RuntimeConfigGate errorRoutes={errorRoutes}>
+          <Routes>
+            <Route path="/" element={<LoginPage />} />
+            <Route path={PATHS.login} element={<LoginPage />} />
+            <Route path={`${PATHS.home}/*`} element={<HomeLayout />} />
+            {PLACEHOLDER_PAGES.map((page) => (
+              <Route key={page} path={`/${page}`} element={<PagePlaceholder page={page} />} />
+            ))}
+            {errorRoutes}
+            <Route path="*" element={<Navigate to={PATHS.errorPage} replace />} />
+          </Routes>
+        </RuntimeConfigGate>
+      </Suspense>
+    </BrowserRouter>
+  );
+}

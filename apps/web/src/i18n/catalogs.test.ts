@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { messageCatalogs, VIEW_NAMES } from '@panelfleet/contract';
+import { consoleCatalogs } from './index';
+import { SKINS } from '../features/shell/skins';
+
+/** Every leaf key of a nested catalog, dotted. */
+function leafKeys(node: unknown, prefix = ''): string[] {
+  if (typeof node !== 'object' || node === null) return [prefix];
+  return Object.entries(node).flatMap(([key, value]) => leafKeys(value, prefix ? `${prefix}.${key}` : key));
+}
+
+const leaves = (catalog: Record<string, unknown>) =>
+  Object.fromEntries(leafKeys(catalog).map((key) => [key, key.split('.').reduce<unknown>((n, k) => (n as Record<string, unknown>)[k], catalog)]));
+
+describe('console catalogs', () => {
+  const zh = leaves(consoleCatalogs['zh-CN']);
+  const en = leaves(consoleCatalogs['en-US']);
+
+  it('zh-CN and en-US have identical key sets', () => {
+    expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it('every message is a non-empty string', () => {
+    for (const value of [...Object.values(zh), ...Object.values(en)]) {
+      expect(typeof value).toBe('string');
+      expect((value as string).trim()).not.toBe('');
+    }
+  });
+
+  it('names every view and every skin', () => {
+    for (const view of VIEW_NAMES) expect(en[`views.${view}`], view).toBeTypeOf('string');
+    for (const skin of SKINS) expect(en[`skins.${skin.id}`], skin.id).toBeTypeOf('string');
+  });
+});
+
+describe('contract catalogs', () => {
+  it('zh-CN and en-US have identical key sets', () => {
+    expect(leafKeys(messageCatalogs['zh-CN']).sort()).toEqual(leafKeys(messageCatalogs['en-US']).sort());
+  });
+});

@@ -1,0 +1,10 @@
+/** Console paths that more than one module needs. */
+export const PATHS = {
+  login: '/login',
+  home: '/home',
+  errorPage: '/errorPage',
+  errorService: '/errorService',
+  errorNet: '/errorNet',
+} as const;
+
+export const homeView = (view: string) => `${PATHS.home}/${view}`;

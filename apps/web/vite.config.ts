@@ -1,0 +1,19 @@
+/// <reference types="node" />
+import { defineConfig, type ProxyOptions } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/** Paths the server answers; the console itself owns every other path. */
+const SERVER_PATHS = ['/platform', '/kaptcha', '/server', '/serverLicense', '/sendData', '/sendMessage', '/api-docs', '/mqtt'];
+/** Where `vite` and `vite preview` forward server paths; production serves both from one origin. */
+const SERVER_URL = process.env.PANELFLEET_SERVER_URL ?? 'http://localhost:8080';
+
+const proxy: Record<string, ProxyOptions> = Object.fromEntries(
+  SERVER_PATHS.map((path) => [path, { target: SERVER_URL, ws: path === '/mqtt' }]),
+);
+
+export default defineConfig({
+  plugins: [react()],
+  build: { outDir: 'dist', emptyOutDir: true },
+  server: { proxy },
+  preview: { proxy },
+});
