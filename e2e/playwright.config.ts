@@ -28,6 +28,7 @@ export default defineConfig({
     stdout: 'pipe' as const,
     env: {
       PORT: String(server.port),
+      MQTT_PORT: '0',
       DATA_DIR: server.dataDir,
       ROLE_FLAG: server.roleFlag,
       BASE_URL: `http://127.0.0.1:${server.port}`,

@@ -37,7 +37,10 @@ export async function waitForCaptcha(page: Page, server: ServerName): Promise<st
 /** Signs in through the sign-in page as a person would. */
 export async function signIn(page: Page, server: ServerName, userName: string, password: string, language?: 'zh-CN' | 'en-US') {
   if (language) {
-    await page.addInitScript((lang) => window.localStorage.setItem('language', lang), language);
+    // Only when nothing is stored yet: a choice made in the page must survive reloads.
+    await page.addInitScript((lang) => {
+      if (!window.localStorage.getItem('language')) window.localStorage.setItem('language', lang);
+    }, language);
   }
   await page.goto(`${baseUrl(server)}/login`);
   await page.getByTestId('captcha').waitFor();

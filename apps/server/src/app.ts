@@ -5,12 +5,15 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { installDeviceGateway, type DeviceStack } from './gateway/install.js';
+import type { CommandTimings } from './modules/commands/service.js';
 import { installConsoleFiles } from './http/console-files.js';
 import { installErrorHandling } from './http/errors.js';
 import { installOpenApi } from './http/openapi.js';
 import { installOriginGuard } from './http/origin-guard.js';
 import { createRouter } from './http/router.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { installAccounts } from './modules/install-accounts.js';
 import { AuthService } from './modules/auth/service.js';
 import { LoginThrottle, type ThrottleLimits } from './modules/auth/throttle.js';
 import { CaptchaRepository } from './modules/captcha/repository.js';
@@ -31,11 +34,14 @@ export interface AppOptions {
   /** PostgreSQL schema (tests give each server its own). */
   databaseSchema?: string;
   logger?: boolean;
+  /** Command expiry and retry timings (tests shorten them). */
+  commandTimings?: Partial<CommandTimings>;
 }
 
 export interface PanelFleetApp {
   http: FastifyInstance;
   db: Db;
+  devices: DeviceStack;
   close(): Promise<void>;
 }
 
@@ -77,12 +83,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const router = createRouter(http, sessions.authenticate);
   captchaRoutes(router, captcha);
   authRoutes(router, { auth, sessions, users });
+  installAccounts(router, { config, db, clock, log: http.log, hasher, users, organisations, sessions });
   runtimeConfigRoutes(router, {
     serverLevel: config.serverLevel,
     roleFlag: config.roleFlag,
     title: config.title,
     netSpeedUrl: config.netSpeedUrl,
   });
+  // Device side: MQTT broker (or external broker client), gateway, commands, their HTTP calls.
+  const devices = await installDeviceGateway(http, router, db, clock, config, options.commandTimings);
+
   await installConsoleFiles(http, config.webDist);
 
   const purge = setInterval(() => {
@@ -91,5 +101,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   purge.unref();
   http.addHook('onClose', async () => clearInterval(purge));
 
-  return { http, db, close: () => http.close() };
+  return {
+    http,
+    db,
+    devices,
+    close: async () => {
+      await devices.stop();
+      await http.close();
+    },
+  };
 }

@@ -21,6 +21,13 @@ const envSchema = z.object({
   TITLE: z.string().default('PanelFleet'),
   NET_SPEED_URL: z.string().default(''),
   WEB_DIST: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  // Not 1883: a host that runs Mosquitto (these machines do) keeps that port.
+  MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
+  MQTT_TCP: flag('on'),
+  MQTT_WS: flag('on'),
+  MQTT_URL: z.string().regex(/^(mqtts?|wss?):\/\//, 'must start with mqtt://, mqtts://, ws:// or wss://').optional(),
+  MQTT_PUBLIC_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -40,7 +47,21 @@ export interface Config {
   title: string;
   netSpeedUrl: string;
   webDist: string;
+  /** nodemailer SMTP URL; without it mail goes to DATA_DIR/outbox. */
+  smtpUrl?: string;
   logLevel: string;
+  mqtt: MqttConfig;
+}
+
+export interface MqttConfig {
+  /** Embedded broker TCP port (0: any free port), or null when TCP is off. */
+  port: number | null;
+  /** WebSocket at /mqtt on the HTTP server (embedded broker). */
+  webSocket: boolean;
+  /** An external broker; when set, no broker is embedded. */
+  url?: string;
+  /** The external broker's address as panels reach it (told to them at enrollment). */
+  publicUrl?: string;
 }
 
 function databaseTarget(url: string | undefined, dataDir: string): DatabaseTarget {
@@ -73,6 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     title: e.TITLE,
     netSpeedUrl: e.NET_SPEED_URL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    smtpUrl: e.SMTP_URL,
     logLevel: e.LOG_LEVEL,
+    mqtt: { port: e.MQTT_TCP ? e.MQTT_PORT : null, webSocket: e.MQTT_WS, url: e.MQTT_URL, publicUrl: e.MQTT_PUBLIC_URL },
   };
 }

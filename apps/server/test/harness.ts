@@ -6,6 +6,7 @@ import pg from 'pg';
 import { buildApp, type AppOptions, type PanelFleetApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { seedAccounts, type SeededAccounts, type SeedUser } from '../src/dev/seed-accounts.js';
+import { md5Hex } from '../src/security/passwords.js';
 import { tokenHash } from '../src/security/tokens.js';
 
 export const TEST_PEPPER = 'test-pepper-0123456789abcdef';
@@ -23,6 +24,7 @@ export class TestClock {
 
 export interface TestServer {
   url: string;
+  dataDir: string;
   app: PanelFleetApp;
   clock: TestClock;
   accounts: SeededAccounts;
@@ -52,6 +54,8 @@ export async function startServer(
     PASSWORD_PEPPER: TEST_PEPPER,
     BASE_URL: 'http://panelfleet.test',
     LOG_LEVEL: 'silent',
+    // Any free port: tests run in parallel and a real Mosquitto may hold 1883.
+    MQTT_PORT: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
@@ -63,6 +67,7 @@ export async function startServer(
   if (!address || typeof address === 'string') throw new Error('server did not listen on a port');
   return {
     url: `http://127.0.0.1:${address.port}`,
+    dataDir,
     app,
     clock,
     accounts,
@@ -144,4 +149,35 @@ export class TestClient {
   post(url: string, form: Record<string, string> = {}, headers?: Record<string, string>) {
     return this.request('POST', url, { form, headers });
   }
+}
+
+export interface OutboxEntry {
+  to: string;
+  subject: string;
+  link?: string;
+  file: string;
+}
+
+/** Mail the server wrote to DATA_DIR/outbox, oldest first. */
+export function readOutbox(server: TestServer): OutboxEntry[] {
+  const file = path.join(server.dataDir, 'outbox', 'index.jsonl');
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as OutboxEntry);
+}
+
+/** The newest mailed link to `to`, as a path with its query (the host is BASE_URL's). */
+export function lastLinkTo(server: TestServer, to: string): URL {
+  const entry = readOutbox(server).filter((e) => e.to === to).at(-1);
+  if (!entry?.link) throw new Error(`no mail with a link to ${to}`);
+  return new URL(entry.link);
+}
+
+/** Signs in through captcha and password; returns the signed-in client. */
+export async function signedIn(server: TestServer, userName: string, password: string, language = 'en-US'): Promise<TestClient> {
+  const client = new TestClient(server.url, language);
+  await client.get('/kaptcha/defaultKaptcha');
+  const tryCode = await server.captchaAnswer(client);
+  const response = await client.post('/platform/login', { username: userName, password: md5Hex(password), tryCode });
+  if (response.body.hhtStatus !== 'success') throw new Error(`sign-in of ${userName} failed: ${String(response.body.hhtMsg)}`);
+  return client;
 }

@@ -1,6 +1,8 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, Dialect } from './database.js';
 import * as foundation from './migrations/001-foundation.js';
+import * as devices from './migrations/002-devices.js';
+import * as accounts from './migrations/003-accounts.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -9,6 +11,8 @@ interface DialectMigration {
 /** Migrations in order; names are stored in the database, so never rename one. */
 const migrations: Record<string, DialectMigration> = {
   '001-foundation': foundation,
+  '002-devices': devices,
+  '003-accounts': accounts,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -14,6 +14,14 @@ export class UserRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  findByEmail(email: string): Promise<User[]> {
+    return this.db.selectFrom('users').selectAll().where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).execute();
+  }
+
+  async setPassword(id: number, passwordHash: string): Promise<void> {
+    await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+  }
+
   async insert(user: Insertable<UsersTable>): Promise<number> {
     const row = await this.db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
     return row.id;

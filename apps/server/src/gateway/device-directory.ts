@@ -1,0 +1,46 @@
+import crypto from 'node:crypto';
+import type { DeviceCredentials, DeviceRepository } from '../modules/devices/repository.js';
+import { tokenHash } from '../security/tokens.js';
+
+export interface KnownDevice {
+  id: number;
+  orgId: number;
+  deviceKey: string;
+}
+
+/**
+ * Device credentials by key, cached so that thousands of (re)connects and messages do not each
+ * read the database. Enrollment and re-enrollment call `forget`.
+ */
+export class DeviceDirectory {
+  private cache = new Map<string, DeviceCredentials | null>();
+
+  constructor(private readonly devices: DeviceRepository) {}
+
+  private async credentials(deviceKey: string): Promise<DeviceCredentials | null> {
+    const cached = this.cache.get(deviceKey);
+    if (cached !== undefined) return cached;
+    const found = (await this.devices.findCredentials(deviceKey)) ?? null;
+    if (this.cache.size > 200_000) this.cache.clear();
+    this.cache.set(deviceKey, found);
+    return found;
+  }
+
+  /** True when the password is this enabled panel's own secret. */
+  async verify(deviceKey: string, password: string): Promise<boolean> {
+    const found = await this.credentials(deviceKey);
+    if (!found || found.state !== 1) return false;
+    const given = Buffer.from(tokenHash(password), 'hex');
+    const expected = Buffer.from(found.secret_hash, 'hex');
+    return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+  }
+
+  async resolve(deviceKey: string): Promise<KnownDevice | undefined> {
+    const found = await this.credentials(deviceKey);
+    return found ? { id: found.id, orgId: found.org_id, deviceKey } : undefined;
+  }
+
+  forget(deviceKey: string) {
+    this.cache.delete(deviceKey);
+  }
+}

@@ -1,0 +1,151 @@
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
+import { device } from '@panelfleet/contract';
+import type { Aedes, AuthenticateError, Client } from 'aedes';
+import { createWebSocketStream, WebSocketServer } from 'ws';
+import type { DeviceDirectory } from './device-directory.js';
+import type { DeviceTransport, GatewayLog, TransportHandlers } from './transport.js';
+
+export interface EmbeddedBrokerOptions {
+  /** TCP port; 0 picks a free one (see `port` after start); null disables TCP. */
+  tcpPort: number | null;
+  host: string;
+  /** WebSocket endpoint on the HTTP server, or null to disable it. */
+  webSocket: { server: HttpServer; path: string } | null;
+  directory: DeviceDirectory;
+  log: GatewayLog;
+}
+
+const BAD_CREDENTIALS = 4;
+const IDENTIFIER_REJECTED = 2;
+
+function refusal(message: string, returnCode: number): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
+}
+
+/**
+ * The in-process MQTT broker (Aedes). Its hooks enforce the device ACL: a panel connects with
+ * client id = user name = its device key and its own password, publishes only on
+ * pf/v1/d/{its key}/{kind}, and subscribes only to pf/v1/d/{its key}/cmd.
+ */
+export class EmbeddedBroker implements DeviceTransport {
+  readonly description = 'embedded broker (Aedes)';
+  port: number | undefined;
+  private broker: Aedes | undefined;
+  private tcp: net.Server | undefined;
+  private wss: WebSocketServer | undefined;
+  /** The live connection of each panel, so a stale connection's disconnect does not mark it offline. */
+  private current = new Map<string, Client>();
+
+  constructor(private readonly options: EmbeddedBrokerOptions) {}
+
+  async start(handlers: TransportHandlers): Promise<void> {
+    const { Aedes } = await import('aedes');
+    const { directory, log } = this.options;
+    const broker = await Aedes.createBroker({
+      authenticate: (client, username, password, done) => {
+        const key = username ?? '';
+        if (!device.DEVICE_KEY_PATTERN.test(key) || !password) return done(refusal('bad credentials', BAD_CREDENTIALS), false);
+        // Checked before Aedes takes over an existing session, so a thief never disconnects the owner.
+        if (client.id !== key) return done(refusal('client id must equal the device key', IDENTIFIER_REJECTED), false);
+        directory.verify(key, password.toString('utf8')).then(
+          (ok) => {
+            if (!ok) log.warn({ deviceKey: key }, 'device refused: wrong credentials');
+            done(ok ? null : refusal('bad credentials', BAD_CREDENTIALS), ok);
+          },
+          (err: unknown) => {
+            log.error({ err, deviceKey: key }, 'device authentication failed');
+            done(refusal('server unavailable', 3), false);
+          },
+        );
+      },
+      authorizePublish: (client, packet, done) => {
+        if (!client) return done(null);
+        const topic = device.parseDeviceTopic(packet.topic);
+        const allowed = topic !== undefined && topic.deviceKey === client.id && topic.kind !== device.COMMAND_KIND;
+        const retainAllowed = !packet.retain || topic?.kind === 'presence';
+        if (allowed && retainAllowed) return done(null);
+        log.warn({ deviceKey: client.id, topic: packet.topic }, 'device publish refused; disconnecting it');
+        done(new Error('publish not allowed'));
+      },
+      authorizeSubscribe: (client, subscription, done) => {
+        if (subscription.topic === device.commandTopic(client.id)) return done(null, subscription);
+        log.warn({ deviceKey: client.id, topic: subscription.topic }, 'device subscription refused');
+        done(null, null);
+      },
+    });
+    this.broker = broker;
+
+    broker.on('clientReady', (client) => {
+      this.current.set(client.id, client);
+      handlers.presence(client.id, true);
+    });
+    broker.on('clientDisconnect', (client) => {
+      if (this.current.get(client.id) !== client) return;
+      this.current.delete(client.id);
+      handlers.presence(client.id, false);
+    });
+    broker.on('subscribe', (subscriptions, client) => {
+      if (client && subscriptions.some((s) => s.topic === device.commandTopic(client.id))) handlers.ready(client.id);
+    });
+
+    // Presence comes from connections here; the panels' presence messages and wills are for external brokers.
+    const kinds = device.DEVICE_PUBLISH_KINDS.filter((k) => k !== 'presence');
+    await Promise.all(
+      kinds.map(
+        (kind) =>
+          new Promise<void>((resolve) =>
+            broker.subscribe(
+              `${device.TOPIC_ROOT}/+/${kind}`,
+              (packet, callback) => {
+                const topic = device.parseDeviceTopic(packet.topic);
+                if (topic) handlers.message(topic.deviceKey, kind, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload));
+                callback();
+              },
+              resolve,
+            ),
+          ),
+      ),
+    );
+
+    if (this.options.tcpPort !== null) {
+      const tcp = net.createServer((socket) => broker.handle(socket));
+      this.tcp = tcp;
+      await new Promise<void>((resolve, reject) => {
+        tcp.once('error', reject);
+        tcp.listen(this.options.tcpPort ?? 1883, this.options.host, () => resolve());
+      });
+      const address = tcp.address();
+      this.port = typeof address === 'object' && address ? address.port : undefined;
+    }
+    if (this.options.webSocket) this.attachWebSocket(broker, this.options.webSocket.server, this.options.webSocket.path);
+  }
+
+  private attachWebSocket(broker: Aedes, server: HttpServer, path: string) {
+    const wss = new WebSocketServer({ noServer: true });
+    this.wss = wss;
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (new URL(request.url ?? '/', 'http://x').pathname !== path) {
+        socket.destroy();
+        return;
+      }
+      wss.handleUpgrade(request, socket, head, (ws) => broker.handle(createWebSocketStream(ws), request));
+    });
+  }
+
+  publish(topic: string, payload: string): Promise<void> {
+    const broker = this.broker;
+    if (!broker) return Promise.reject(new Error('broker not started'));
+    return new Promise((resolve, reject) =>
+      broker.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (err) => (err ? reject(err) : resolve())),
+    );
+  }
+
+  async close(): Promise<void> {
+    for (const client of this.wss?.clients ?? []) client.terminate();
+    await new Promise<void>((resolve) => (this.broker ? this.broker.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) => (this.tcp ? this.tcp.close(() => resolve()) : resolve()));
+    this.wss?.close();
+  }
+}

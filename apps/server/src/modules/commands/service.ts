@@ -1,0 +1,228 @@
+import crypto from 'node:crypto';
+import { device } from '@panelfleet/contract';
+import type { Insertable } from 'kysely';
+import type { Clock } from '../../clock.js';
+import type { CommandsTable } from '../../db/schema.js';
+import type { KnownDevice } from '../../gateway/device-directory.js';
+import type { CommandSink, DeviceGateway } from '../../gateway/gateway.js';
+import { BatchWriter } from '../../gateway/batch-writer.js';
+import type { GatewayLog } from '../../gateway/transport.js';
+import type { DeviceRepository } from '../devices/repository.js';
+import type { AckUpdate, CommandRecord, CommandRepository } from './repository.js';
+import { broadcastAddress, sameLan } from './wake-relay.js';
+
+export interface CommandTimings {
+  /** How long a command may wait for its panel. */
+  ttlMs: number;
+  /** An unacknowledged command is published again after this long. */
+  retryMs: number;
+  /** How often expiry and retries are checked. */
+  tickMs: number;
+  /** Commands published between two database updates during a fan-out. */
+  publishBatch: number;
+}
+
+export const DEFAULT_TIMINGS: CommandTimings = { ttlMs: 10 * 60_000, retryMs: 15_000, tickMs: 1000, publishBatch: 500 };
+const MAX_WAKE_RELAYS = 2;
+
+interface Target {
+  id: number;
+  deviceKey: string;
+}
+
+/**
+ * Commands with a life: queued (recorded) -> sent (published) -> delivered (panel said received)
+ * -> succeeded | failed, or expired. Rows are committed before anything is published, so a crash
+ * loses nothing; panels de-duplicate by id, so publishing again never runs a command twice.
+ */
+export class CommandService implements CommandSink {
+  private readyQueue = new Map<number, KnownDevice>();
+  private readyTimer: NodeJS.Timeout | undefined;
+  private ticker: NodeJS.Timeout | undefined;
+  private ticking = false;
+  private readonly acks: BatchWriter<AckUpdate>;
+  private background = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly commands: CommandRepository,
+    private readonly devices: DeviceRepository,
+    private readonly gateway: DeviceGateway,
+    private readonly clock: Clock,
+    private readonly log: GatewayLog,
+    private readonly timings: CommandTimings = DEFAULT_TIMINGS,
+  ) {
+    this.acks = new BatchWriter(
+      (items) => this.applyAcks(items),
+      (err, count) => this.log.error({ err, count }, 'command acknowledgements not stored'),
+      50,
+    );
+  }
+
+  start() {
+    this.ticker = setInterval(() => void this.tick(), this.timings.tickMs);
+    this.ticker.unref();
+  }
+
+  async stop() {
+    if (this.ticker) clearInterval(this.ticker);
+    if (this.readyTimer) clearTimeout(this.readyTimer);
+    await Promise.allSettled([...this.background]);
+    await this.acks.flush();
+  }
+
+  /** Records one command per target, then publishes to the targets that listen now. */
+  async create(orgId: number, userId: number | null, targets: Target[], order: device.Order, value: unknown): Promise<string[]> {
+    const now = this.clock.now();
+    const rows: Insertable<CommandsTable>[] = targets.map((t) => ({
+      id: crypto.randomUUID(),
+      org_id: orgId,
+      device_id: t.id,
+      order_code: order,
+      value: JSON.stringify(value ?? null),
+      status: 'queued',
+      expires_at: now + this.timings.ttlMs,
+      created_by: userId,
+      relay_for: null,
+      created_at: now,
+      updated_at: now,
+    }));
+    await this.commands.insertMany(rows);
+    const keys = new Map(targets.map((t) => [t.id, t.deviceKey]));
+    this.inBackground(this.dispatch(rows as CommandRecord[], keys));
+    return rows.map((r) => r.id);
+  }
+
+  deviceReady(known: KnownDevice) {
+    this.readyQueue.set(known.id, known);
+    // Many panels come back together after a restart: collect them and read their commands at once.
+    this.readyTimer ??= setTimeout(() => {
+      this.readyTimer = undefined;
+      const batch = [...this.readyQueue.values()];
+      this.readyQueue.clear();
+      this.inBackground(this.deliverPending(batch));
+    }, 20);
+  }
+
+  acknowledge(known: KnownDevice, ack: device.CommandAck) {
+    const status = ack.result === 'received' ? 'delivered' : ack.result;
+    this.acks.add({ id: ack.id, deviceId: known.id, status, detail: ack.detail ?? '' });
+  }
+
+  /** Expires what is past its time and publishes again what was not acknowledged. */
+  async tick() {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      const now = this.clock.now();
+      const expired = await this.commands.expire(now);
+      if (expired) this.log.info({ expired }, 'commands expired');
+      const due = await this.commands.dueForRetry(now, this.timings.retryMs, 5000);
+      const listening = due.filter((c) => c.order_code === 'POWERUP' || this.readyKey(c.device_id) !== undefined);
+      if (listening.length) await this.dispatch(listening, await this.devices.keysByIds([...new Set(listening.map((c) => c.device_id))]));
+    } catch (err) {
+      this.log.error({ err }, 'command tick failed');
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** Waits for background publishing and pending acknowledgements (tests and shutdown). */
+  async settle() {
+    await Promise.allSettled([...this.background]);
+    await this.acks.flush();
+  }
+
+  private readyKeys = new Map<number, string>();
+  private readyKey(deviceId: number) {
+    const key = this.readyKeys.get(deviceId);
+    return key !== undefined && this.gateway.isReady(key) ? key : undefined;
+  }
+
+  private async deliverPending(batch: KnownDevice[]) {
+    const now = this.clock.now();
+    for (const known of batch) {
+      this.readyKeys.set(known.id, known.deviceKey);
+      await this.commands.succeedPowerUps(known.id, now);
+    }
+    const pending = await this.commands.pendingFor(batch.map((k) => k.id), now);
+    await this.dispatch(pending, new Map(batch.map((k) => [k.id, k.deviceKey])));
+  }
+
+  private async dispatch(rows: CommandRecord[], keys: Map<number, string>) {
+    const sendable: CommandRecord[] = [];
+    for (const row of rows) {
+      const key = keys.get(row.device_id);
+      if (key === undefined) continue;
+      this.readyKeys.set(row.device_id, key);
+      if (row.order_code === 'POWERUP') await this.powerUp(row, key);
+      else if (this.gateway.isReady(key)) sendable.push(row);
+    }
+    for (let i = 0; i < sendable.length; i += this.timings.publishBatch) {
+      const part = sendable.slice(i, i + this.timings.publishBatch);
+      await Promise.all(part.map((row) => this.gateway.sendCommand(keys.get(row.device_id)!, envelopeOf(row))));
+      await this.commands.markSent(part.map((r) => r.id), this.clock.now());
+    }
+  }
+
+  /**
+   * A panel that is connected in standby gets POWERUP directly; one that is off is woken by up
+   * to two online panels of its LAN (Wake-on-LAN). POWERUP succeeds when the panel connects.
+   */
+  private async powerUp(row: CommandRecord, deviceKey: string) {
+    const now = this.clock.now();
+    if (this.gateway.isReady(deviceKey)) {
+      const target = await this.devices.findById(row.org_id, row.device_id);
+      if (target?.power === 'standby') {
+        await this.gateway.sendCommand(deviceKey, envelopeOf(row));
+        await this.commands.markSent([row.id], now);
+      } else await this.commands.setStatus([row.id], 'succeeded', 'alreadyOn', now);
+      return;
+    }
+    if (row.status !== 'queued') return;
+    const target = await this.devices.findById(row.org_id, row.device_id);
+    const broadcast = target ? broadcastAddress({ localIp: target.local_ip, netmask: target.netmask }) : undefined;
+    if (!target || !broadcast || !target.mac) {
+      await this.commands.setStatus([row.id], 'failed', 'noLanAddress', now);
+      return;
+    }
+    const place = { localIp: target.local_ip, netmask: target.netmask };
+    const relays = (await this.devices.lanCandidates(row.org_id))
+      .filter((c) => c.id !== target.id && this.gateway.isReady(c.device_key) && sameLan(place, { localIp: c.local_ip }))
+      .slice(0, MAX_WAKE_RELAYS);
+    if (!relays.length) return; // stays queued: retried each tick until a relay is online or it expires
+    const wakes: CommandRecord[] = relays.map((relay) => ({
+      id: crypto.randomUUID(),
+      org_id: row.org_id,
+      device_id: relay.id,
+      order_code: 'WAKE',
+      value: JSON.stringify({ mac: target.mac, broadcast }),
+      status: 'queued',
+      detail: '',
+      attempts: 0,
+      expires_at: row.expires_at,
+      created_by: row.created_by,
+      relay_for: row.id,
+      created_at: now,
+      updated_at: now,
+    }));
+    await this.commands.insertMany(wakes);
+    await this.commands.markSent([row.id], now);
+    await this.dispatch(wakes, new Map(relays.map((r) => [r.id, r.device_key])));
+  }
+
+  private async applyAcks(items: AckUpdate[]) {
+    const changed = await this.commands.applyAcks(items, this.clock.now());
+    const relayed = changed.filter((c) => c.order_code === 'WAKE' && c.status === 'succeeded' && c.relay_for).map((c) => c.relay_for!);
+    if (relayed.length) await this.commands.setStatus(relayed, 'delivered', 'wakeSent', this.clock.now());
+  }
+
+  private inBackground(work: Promise<unknown>) {
+    const tracked = work.catch((err: unknown) => this.log.error({ err }, 'command delivery failed'));
+    this.background.add(tracked);
+    void tracked.finally(() => this.background.delete(tracked));
+  }
+}
+
+export function envelopeOf(row: CommandRecord): device.CommandEnvelope {
+  return { v: device.PROTOCOL_VERSION, id: row.id, order: row.order_code as device.Order, value: JSON.parse(row.value) as unknown, expiresAt: row.expires_at };
+}

@@ -1,0 +1,24 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, EnrollmentSecretsTable } from '../../db/schema.js';
+
+export type EnrollmentSecret = Selectable<EnrollmentSecretsTable>;
+
+export class EnrollmentRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findByOrg(orgId: number): Promise<EnrollmentSecret | undefined> {
+    return this.db.selectFrom('enrollment_secrets').selectAll().where('org_id', '=', orgId).executeTakeFirst();
+  }
+
+  findByHash(secretHash: string): Promise<EnrollmentSecret | undefined> {
+    return this.db.selectFrom('enrollment_secrets').selectAll().where('secret_hash', '=', secretHash).executeTakeFirst();
+  }
+
+  async upsert(row: EnrollmentSecret) {
+    await this.db
+      .insertInto('enrollment_secrets')
+      .values(row)
+      .onConflict((oc) => oc.column('org_id').doUpdateSet({ secret: row.secret, secret_hash: row.secret_hash, rotated_at: row.rotated_at }))
+      .execute();
+  }
+}

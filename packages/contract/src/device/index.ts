@@ -1,0 +1,4 @@
+export * from './topics.js';
+export * from './orders.js';
+export * from './payloads.js';
+export * from './calls.js';

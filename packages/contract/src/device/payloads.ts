@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { ORDER_CODES, orderValueSchemas, type Order } from './orders.js';
+import { DEVICE_KEY_PATTERN, PROTOCOL_VERSION } from './topics.js';
+
+const version = z.literal(PROTOCOL_VERSION);
+const epochMs = z.number().int().nonnegative();
+const bytes = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const percent = z.number().int().min(0).max(100);
+const ip = z.string().max(45);
+
+export const NETWORK_STATES = ['ethernet', 'wifi', 'cellular', 'none'] as const;
+export const POWER_STATES = ['on', 'standby'] as const;
+
+/** Every device field of spec 2 section 3 that the panel knows, plus what power-on needs. */
+export const deviceStateFields = z.object({
+  publicIp: ip,
+  localIp: ip,
+  /** Netmask of the LAN interface, to find panels on the same network for Wake-on-LAN. */
+  netmask: ip,
+  mac: z.string().regex(/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/),
+  model: z.string().max(64),
+  machineType: z.string().max(64),
+  otaVersion: z.string().max(64),
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  ramTotal: bytes,
+  ramUsed: bytes,
+  apkCurrent: bytes,
+  apkTotal: bytes,
+  otaCurrent: bytes,
+  otaTotal: bytes,
+  /** Signal strength in percent (100 for a wired link). */
+  netWorkIntensity: percent,
+  netWorkState: z.enum(NETWORK_STATES),
+  cpuTemperature: z.number().min(-40).max(150),
+  brightness: percent,
+  volume: percent,
+  mute: z.boolean(),
+  /** Current input source key (android home is "home"). */
+  source: z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/),
+  power: z.enum(POWER_STATES),
+});
+export type DeviceStateFields = z.infer<typeof deviceStateFields>;
+
+/** A state report: a full one after connecting and periodically, partial ones on change. */
+export const stateReport = deviceStateFields.partial().extend({ v: version, ts: epochMs.optional() }).strict();
+export type StateReport = z.infer<typeof stateReport>;
+
+export const presence = z.object({ v: version, online: z.boolean() }).strict();
+export type Presence = z.infer<typeof presence>;
+
+export const installedApp = z.object({
+  appName: z.string().min(1).max(128),
+  packageName: z.string().min(1).max(255),
+  versionName: z.string().max(64),
+  /** Bytes. */
+  appSize: bytes,
+  /** 1 is a system app (cannot be uninstalled). */
+  appLevel: z.union([z.literal(0), z.literal(1)]),
+  iconName: z.string().max(255).optional(),
+});
+export type InstalledApp = z.infer<typeof installedApp>;
+
+/** The complete list of installed apps; it replaces the previous one. */
+export const appReport = z.object({ v: version, apps: z.array(installedApp).max(1000) }).strict();
+export type AppReport = z.infer<typeof appReport>;
+
+/** Screen time: foreground time of apps and the screen-on time of the panel, per interval. */
+export const appUsageRecord = z.object({
+  packageName: z.string().min(1).max(255),
+  appName: z.string().min(1).max(128),
+  startedAt: epochMs,
+  durationMs: z.number().int().nonnegative().max(86_400_000),
+});
+export const appUsageReport = z
+  .object({
+    v: version,
+    from: epochMs,
+    to: epochMs,
+    screenOnMs: z.number().int().nonnegative().max(86_400_000),
+    records: z.array(appUsageRecord).max(500),
+  })
+  .strict();
+export type AppUsageReport = z.infer<typeof appUsageReport>;
+
+/** An abnormal log (crash, ANR) of one app; the text is the log itself. */
+export const abnormalLog = z
+  .object({
+    v: version,
+    fileName: z.string().min(1).max(255),
+    appName: z.string().min(1).max(128),
+    model: z.string().max(64).optional(),
+    occurredAt: epochMs,
+    text: z.string().min(1).max(200_000),
+  })
+  .strict();
+export type AbnormalLog = z.infer<typeof abnormalLog>;
+
+/** A command as the panel receives it on its cmd topic. */
+export const commandEnvelope = z
+  .object({
+    v: version,
+    id: z.string().uuid(),
+    order: z.enum(ORDER_CODES),
+    value: z.unknown(),
+    /** Epoch ms; a panel drops a command it receives after this time. */
+    expiresAt: epochMs,
+  })
+  .strict()
+  .superRefine((cmd, ctx) => {
+    const schema = orderValueSchemas[cmd.order as Order];
+    if (!schema.safeParse(cmd.value).success) ctx.addIssue({ code: 'custom', message: 'value does not fit the order', path: ['value'] });
+  });
+export type CommandEnvelope = z.infer<typeof commandEnvelope>;
+
+export const ACK_RESULTS = ['received', 'succeeded', 'failed'] as const;
+export type AckResult = (typeof ACK_RESULTS)[number];
+
+/** The panel's answer to a command: optional `received`, then exactly one final result. */
+export const commandAck = z
+  .object({
+    v: version,
+    id: z.string().uuid(),
+    result: z.enum(ACK_RESULTS),
+    detail: z.string().max(500).optional(),
+  })
+  .strict();
+export type CommandAck = z.infer<typeof commandAck>;
+
+/** HTTP enrollment: the panel's serial number and its company's enrollment secret. */
+export const enrollmentRequest = z.object({
+  v: z.coerce.number().pipe(version),
+  serial: z.string().regex(DEVICE_KEY_PATTERN, { error: 'device.serialInvalid' }),
+  enrollmentSecret: z.string().min(16, { error: 'device.enrollmentRefused' }).max(128, { error: 'device.enrollmentRefused' }),
+  model: z.string().max(64).optional(),
+  machineType: z.string().max(64).optional(),
+});
+export type EnrollmentRequest = z.infer<typeof enrollmentRequest>;
+
+/** The panel's own credentials; the password is shown once, the server keeps only its hash. */
+export const enrollmentReply = z.object({
+  v: version,
+  deviceKey: z.string(),
+  clientId: z.string(),
+  username: z.string(),
+  password: z.string(),
+  /** Broker addresses the panel may use, e.g. mqtt://host:1883 and ws://host/mqtt. */
+  mqttUrls: z.array(z.string()),
+  topicPrefix: z.string(),
+  keepaliveSeconds: z.number().int().positive(),
+});
+export type EnrollmentReply = z.infer<typeof enrollmentReply>;

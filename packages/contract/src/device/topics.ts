@@ -1,0 +1,45 @@
+/** Version of the device protocol carried in every payload as `v`; bump on a breaking change. */
+export const PROTOCOL_VERSION = 1;
+
+/** Every device topic lives under this prefix (the version is part of it, so v2 can run alongside). */
+export const TOPIC_ROOT = 'pf/v1/d';
+
+/** Messages a panel publishes, each on `pf/v1/d/{deviceKey}/{kind}`. */
+export const DEVICE_PUBLISH_KINDS = ['presence', 'state', 'apps', 'usage', 'ack', 'log'] as const;
+export type DevicePublishKind = (typeof DEVICE_PUBLISH_KINDS)[number];
+
+/** The one topic a panel subscribes to: its commands. */
+export const COMMAND_KIND = 'cmd';
+
+/** A device key (serial number) is also its MQTT user name, client id and topic segment. */
+export const DEVICE_KEY_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
+
+export const deviceTopic = (deviceKey: string, kind: DevicePublishKind | typeof COMMAND_KIND) =>
+  `${TOPIC_ROOT}/${deviceKey}/${kind}`;
+
+export const commandTopic = (deviceKey: string) => deviceTopic(deviceKey, COMMAND_KIND);
+
+/** What the server subscribes to (on an external broker, data topics through a shared subscription). */
+export const SERVER_DATA_FILTER = `${TOPIC_ROOT}/+/+`;
+export const SERVER_SHARE_GROUP = 'panelfleet';
+
+export interface ParsedTopic {
+  deviceKey: string;
+  kind: DevicePublishKind | typeof COMMAND_KIND;
+}
+
+/** Splits a device topic; undefined for anything that is not exactly `pf/v1/d/{key}/{kind}`. */
+export function parseDeviceTopic(topic: string): ParsedTopic | undefined {
+  const parts = topic.split('/');
+  if (parts.length !== 5 || `${parts[0]}/${parts[1]}/${parts[2]}` !== TOPIC_ROOT) return undefined;
+  const deviceKey = parts[3]!;
+  const kind = parts[4]!;
+  if (!DEVICE_KEY_PATTERN.test(deviceKey)) return undefined;
+  if (kind !== COMMAND_KIND && !(DEVICE_PUBLISH_KINDS as readonly string[]).includes(kind)) return undefined;
+  return { deviceKey, kind: kind as ParsedTopic['kind'] };
+}
+
+/** Largest payload the server accepts on any device topic; larger ones are dropped and logged. */
+export const MAX_PAYLOAD_BYTES = 64 * 1024;
+/** Abnormal logs may be bigger than other messages. */
+export const MAX_LOG_PAYLOAD_BYTES = 256 * 1024;
