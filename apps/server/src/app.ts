@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -76,6 +77,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await http.register(cookie);
   await http.register(formbody);
+  await http.register(multipart, { limits: { files: 1, fields: 10, fileSize: 20 * 1024 * 1024 } });
   installErrorHandling(http);
   installOriginGuard(http, config.baseUrl);
   installOpenApi(http);

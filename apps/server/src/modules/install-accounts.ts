@@ -6,6 +6,8 @@ import type { Db } from '../db/database.js';
 import type { Router } from '../http/router.js';
 import type { PasswordHasher } from '../security/passwords.js';
 import { AccountTokens } from './account-tokens/service.js';
+import { avatarRoutes } from './avatar/routes.js';
+import { AvatarService } from './avatar/service.js';
 import { consoleUserRoutes } from './console-users/routes.js';
 import { ConsoleUserRepository } from './console-users/repository.js';
 import { ConsoleUserService } from './console-users/service.js';
@@ -56,6 +58,7 @@ export function installAccounts(router: Router, deps: AccountDeps): { mailer: Ma
   registrationRoutes(router, registration);
   passwordRoutes(router, passwords);
   personalRoutes(router, { db, log });
+  avatarRoutes(router, new AvatarService({ db, log, dataDir: config.dataDir }));
   consoleUserRoutes(router, consoleUsers, customers);
   customerRoutes(router, customers);
   salespersonRoutes(router, new SalespersonService({ db, log, clock }));

@@ -105,7 +105,7 @@ export const avatarImage = defineCall({
   method: 'GET', path: '/platform/user/avatar', tag, access: 'session',
   summary: 'The signed-in user’s avatar image',
   params: z.object({ v: z.string().max(32).optional() }),
-  reply: z.string(),
+  reply: z.custom<Uint8Array>((value) => value instanceof Uint8Array),
   produces: 'image/jpeg',
 });
 
