@@ -15,6 +15,11 @@ import { installOriginGuard } from './http/origin-guard.js';
 import { createRouter } from './http/router.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { installAccounts } from './modules/install-accounts.js';
+import { serverLicenseRoutes } from './modules/server-license/routes.js';
+import { ServerLicense } from './modules/server-license/service.js';
+import { serverRegistryRoutes } from './modules/servers/routes.js';
+import { ServerRegistry } from './modules/servers/service.js';
+import { OperationLog } from './modules/operation-log/repository.js';
 import { AuthService } from './modules/auth/service.js';
 import { LoginThrottle, type ThrottleLimits } from './modules/auth/throttle.js';
 import { CaptchaRepository } from './modules/captcha/repository.js';
@@ -43,6 +48,7 @@ export interface PanelFleetApp {
   http: FastifyInstance;
   db: Db;
   devices: DeviceStack;
+  serverLicense: ServerLicense;
   close(): Promise<void>;
 }
 
@@ -67,9 +73,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const sessions = new SessionService(new SessionRepository(db.kysely), clock, secureCookies);
   const captcha = new CaptchaService(new CaptchaRepository(db.kysely), clock, secureCookies);
   const throttle = new LoginThrottle(db.kysely, clock, options.throttle);
+  const serverLicense = new ServerLicense({
+    db: db.kysely, clock, log: http.log, platformUrl: config.platformUrl, reportIntervalMs: config.serverReportIntervalMs,
+  });
   const auth = new AuthService({
     users, hasher, captcha, throttle, sessions, clock,
-    policy: { captcha: config.captcha, specialDeployment: config.roleFlag === 1 },
+    policy: {
+      captcha: config.captcha,
+      specialDeployment: config.roleFlag === 1,
+      requireActiveDeployment: () => serverLicense.requireActive(),
+    },
   });
 
   await ensurePlatformAdmin({ organisations, users, hasher, clock, log: http.log, adminPassword: config.adminPassword });
@@ -86,6 +99,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   captchaRoutes(router, captcha);
   authRoutes(router, { auth, sessions, users });
   installAccounts(router, { config, db, clock, log: http.log, hasher, users, organisations, sessions });
+  serverLicenseRoutes(router, serverLicense);
+  serverRegistryRoutes(router, new ServerRegistry({
+    db: db.kysely, clock, log: new OperationLog(db.kysely, clock.now), reportIntervalMs: config.serverReportIntervalMs,
+  }));
+  serverLicense.startReporting();
+  http.addHook('onClose', async () => serverLicense.stop());
   runtimeConfigRoutes(router, {
     serverLevel: config.serverLevel,
     roleFlag: config.roleFlag,
@@ -107,6 +126,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     http,
     db,
     devices,
+    serverLicense,
     close: async () => {
       await devices.stop();
       await http.close();

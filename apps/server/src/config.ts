@@ -22,6 +22,8 @@ const envSchema = z.object({
   NET_SPEED_URL: z.string().default(''),
   WEB_DIST: z.string().optional(),
   SMTP_URL: z.string().optional(),
+  PLATFORM_URL: z.string().url().optional(),
+  SERVER_REPORT_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   // Not 1883: a host that runs Mosquitto (these machines do) keeps that port.
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
   MQTT_TCP: flag('on'),
@@ -49,6 +51,10 @@ export interface Config {
   webDist: string;
   /** nodemailer SMTP URL; without it mail goes to DATA_DIR/outbox. */
   smtpUrl?: string;
+  /** Set on a private deployment: the platform it activates with and reports to. */
+  platformUrl?: string;
+  /** How often a private deployment reports; the platform counts three missed reports as offline. */
+  serverReportIntervalMs: number;
   logLevel: string;
   mqtt: MqttConfig;
 }
@@ -95,6 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     netSpeedUrl: e.NET_SPEED_URL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     smtpUrl: e.SMTP_URL,
+    platformUrl: e.PLATFORM_URL?.replace(/\/+$/, ''),
+    serverReportIntervalMs: e.SERVER_REPORT_INTERVAL_MS,
     logLevel: e.LOG_LEVEL,
     mqtt: { port: e.MQTT_TCP ? e.MQTT_PORT : null, webSocket: e.MQTT_WS, url: e.MQTT_URL, publicUrl: e.MQTT_PUBLIC_URL },
   };

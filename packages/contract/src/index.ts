@@ -5,5 +5,6 @@ export * from './call.js';
 export * from './messages.js';
 export * as auth from './calls/auth.js';
 export * as accounts from './calls/accounts.js';
+export * as servers from './calls/servers.js';
 export * as device from './device/index.js';
 export { allCalls } from './calls/index.js';

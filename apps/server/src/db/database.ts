@@ -11,6 +11,8 @@ export type Dialect = DatabaseTarget['kind'];
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL: the schema every table lives in. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -39,5 +41,5 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  return { kysely, dialect: 'postgres', schema: options.schema ?? 'public', close: () => kysely.destroy() };
 }

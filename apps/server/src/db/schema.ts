@@ -1,4 +1,5 @@
 import type { AccountTables } from './schema-accounts.js';
+import type { ServerTables } from './schema-servers.js';
 import type { Generated } from 'kysely';
 
 /** Times are epoch milliseconds everywhere (INTEGER in SQLite, BIGINT in PostgreSQL). */
@@ -182,7 +183,7 @@ export interface AbnormalLogsTable {
   status: Generated<number>;
 }
 
-export interface Database extends AccountTables {
+export interface Database extends AccountTables, ServerTables {
   organisations: OrganisationsTable;
   users: UsersTable;
   sessions: SessionsTable;

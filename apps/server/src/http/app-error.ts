@@ -14,6 +14,17 @@ export class AppError extends Error {
   }
 }
 
+/** A refusal whose text came from another PanelFleet server (the platform), already translated. */
+export class RelayedRefusal extends AppError {
+  constructor(
+    readonly text: string,
+    errorCode?: string,
+  ) {
+    super('relayed', 200, {}, errorCode);
+    this.name = 'RelayedRefusal';
+  }
+}
+
 /** The session is missing, expired, unknown or tampered: the legacy 518 marker. */
 export class SessionExpiredError extends AppError {
   constructor(readonly reason: string) {

@@ -1,12 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_EXPIRED_STATUS, translate, type FailReply } from '@panelfleet/contract';
-import { AppError, SessionExpiredError } from './app-error.js';
+import { AppError, RelayedRefusal, SessionExpiredError } from './app-error.js';
 import { requestLanguage } from './language.js';
 
 export function sendFail(request: FastifyRequest, reply: FastifyReply, error: AppError) {
   const body: FailReply = {
     hhtStatus: 'fail',
-    hhtMsg: translate(requestLanguage(request), error.key, error.vars),
+    hhtMsg: error instanceof RelayedRefusal ? error.text : translate(requestLanguage(request), error.key, error.vars),
     ...(error.errorCode ? { hhtErrorCode: error.errorCode } : {}),
     ...(error instanceof SessionExpiredError ? { status: SESSION_EXPIRED_STATUS } : {}),
   };

@@ -41,7 +41,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('org_id', 'integer', (c) => c.notNull().references('organisations.id'))
     .addColumn('user_id', 'integer')
     .addColumn('user_name', 'varchar(64)', (c) => c.notNull())
-    .addColumn('user_type', 'varchar(1)', (c) => c.notNull())
+    // A user type ('0'-'4'), or 'server' when a private deployment acted.
+    .addColumn('user_type', 'varchar(16)', (c) => c.notNull())
     .addColumn('action', 'varchar(64)', (c) => c.notNull())
     .addColumn('content', 'varchar(500)', (c) => c.notNull())
     .addColumn('ip', 'varchar(64)', (c) => c.notNull())

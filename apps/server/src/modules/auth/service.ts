@@ -17,6 +17,8 @@ export interface AuthPolicy {
   captcha: boolean;
   /** Role flag 1: only type-1 users may sign in to this deployment. */
   specialDeployment: boolean;
+  /** A private deployment refuses every sign-in (3004/3005) until its server license is active. */
+  requireActiveDeployment: () => Promise<void>;
 }
 
 /** The sign-in rules of spec 1 sections 5 and 7, in the order a caller should meet them. */
@@ -41,6 +43,7 @@ export class AuthService {
       return new AppError(key);
     };
 
+    await policy.requireActiveDeployment();
     const wait = await throttle.blockedFor(input.username, request.ip);
     if (wait > 0) {
       log.warn({ userName: input.username, ip: request.ip }, 'sign-in throttled');
