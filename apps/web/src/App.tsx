@@ -11,6 +11,11 @@ const LoginPage = lazy(() => import('./features/auth/LoginPage'));
 const HomeLayout = lazy(() => import('./features/shell/HomeLayout'));
 const PagePlaceholder = lazy(() => import('./features/placeholders/PagePlaceholder'));
 const ErrorPage = lazy(() => import('./features/errors/ErrorPage'));
+const RegisterPage = lazy(() => import('./features/registration/RegisterPage'));
+const ActivationPage = lazy(() => import('./features/registration/ActivationPage'));
+const FindPasswordPage = lazy(() => import('./features/registration/FindPasswordPage'));
+const ResetPasswordPage = lazy(() => import('./features/registration/ResetPasswordPage'));
+const NetSpeedPage = lazy(() => import('./features/netSpeed/NetSpeedPage'));
 
 const errorRoutes = [
   <Route key="page" path={PATHS.errorPage} element={<ErrorPage kind="page" />} />,
@@ -28,6 +33,11 @@ export function App() {
             <Route path="/" element={<LoginPage />} />
             <Route path={PATHS.login} element={<LoginPage />} />
             <Route path={`${PATHS.home}/*`} element={<HomeLayout />} />
+            <Route path="/register" element={<RegisterPage />} />
+            <Route path="/activePage" element={<ActivationPage />} />
+            <Route path="/findPassword" element={<FindPasswordPage />} />
+            <Route path="/forgetpassword" element={<ResetPasswordPage />} />
+            <Route path="/netSpeed" element={<NetSpeedPage />} />
             {PLACEHOLDER_PAGES.map((page) => (
               <Route key={page} path={`/${page}`} element={<PagePlaceholder page={page} />} />
             ))}

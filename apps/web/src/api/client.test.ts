@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
-import { auth } from '@panelfleet/contract';
-import { ApiError, call, configureClient, type ReplyEffects } from './client';
+import { accounts, auth } from '@panelfleet/contract';
+import { ApiError, call, configureClient, upload, type ReplyEffects } from './client';
 
 const reply = (status: number, body: unknown) =>
   new Response(body === undefined ? '' : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -81,5 +81,19 @@ describe('call', () => {
     fetchMock.mockResolvedValue(reply(200, { hhtStatus: 'success', userType: '9', userName: 'x', state: 1 }));
     await expect(call(auth.userType, {})).rejects.toMatchObject({ kind: 'serverError' });
     expect(effects.navigate).toHaveBeenCalledWith('/errorService');
+  });
+});
+
+describe('upload', () => {
+  it('posts the multipart body without overriding its content type', async () => {
+    fetchMock.mockResolvedValue(reply(200, { hhtStatus: 'success', dataObject: { avatar: 'a.jpg' } }));
+    const body = new FormData();
+    body.append('file', new Blob(['x'], { type: 'image/jpeg' }), 'avatar.jpg');
+    const result = await upload(accounts.uploadAvatar, body);
+    expect(result.dataObject.avatar).toBe('a.jpg');
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('/platform/user/uploadAvatar');
+    expect(init.body).toBe(body);
+    expect((init.headers as Record<string, string>)['Content-Type']).toBeUndefined();
   });
 });

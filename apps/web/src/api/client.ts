@@ -57,18 +57,22 @@ function toForm(params: unknown): URLSearchParams {
   return form;
 }
 
-async function send(def: CallDef, params: unknown): Promise<{ status: number; body: unknown }> {
+async function send(def: CallDef, params: unknown, multipart?: FormData): Promise<{ status: number; body: unknown }> {
   const form = toForm(params);
   const encoded = form.toString();
   const query = def.method === 'GET' && encoded ? `?${encoded}` : '';
   const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': currentLanguage() };
+  // A multipart body sets its own Content-Type (with the boundary).
+  const post = multipart
+    ? { headers, body: multipart }
+    : { headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' }, body: encoded };
   let response: Response;
   try {
     response = await fetch(def.path + query, {
       method: def.method,
       credentials: 'same-origin',
-      headers: def.method === 'POST' ? { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' } : headers,
-      body: def.method === 'POST' ? encoded : undefined,
+      headers: def.method === 'POST' ? post.headers : headers,
+      body: def.method === 'POST' ? post.body : undefined,
     });
   } catch {
     return { status: NO_REPLY, body: undefined };
@@ -98,7 +102,15 @@ function report(outcome: Exclude<Outcome, { kind: 'ok' }>, options: CallOptions)
 
 /** Make one contract call; resolves with the typed success reply or rejects with ApiError. */
 export async function call<C extends CallDef>(def: C, params: ParamsOf<C>, options: CallOptions = {}): Promise<ReplyOf<C>> {
-  const { status, body } = await send(def, params);
+  return settle(def, await send(def, params), options);
+}
+
+/** Make one contract call whose body is multipart (a file upload); replies are handled as by `call`. */
+export async function upload<C extends CallDef>(def: C, body: FormData, options: CallOptions = {}): Promise<ReplyOf<C>> {
+  return settle(def, await send(def, {}, body), options);
+}
+
+async function settle<C extends CallDef>(def: C, { status, body }: { status: number; body: unknown }, options: CallOptions): Promise<ReplyOf<C>> {
   const outcome = classifyReply(status, body);
   if (outcome.kind === 'ok') {
     const parsed = def.reply.safeParse(outcome.body);
@@ -115,4 +127,12 @@ export async function call<C extends CallDef>(def: C, params: ParamsOf<C>, optio
     outcome.kind === 'fail' ? outcome.code : undefined,
     status,
   );
+}
+
+/**
+ * For catch blocks after `call`: an ApiError has already been shown to the user (notice, modal
+ * or error page), so there is nothing left to do; anything else is a bug and is rethrown.
+ */
+export function alreadyReported(error: unknown): void {
+  if (!(error instanceof ApiError)) throw error;
 }

@@ -1,3 +1,3 @@
 /** Stand-alone pages outside the shell that later releases fill in; each is also its path. */
-export const PLACEHOLDER_PAGES = ['register', 'findPassword', 'forgetpassword', 'activePage', 'active', 'netSpeed'] as const;
+export const PLACEHOLDER_PAGES = ['active'] as const;
 export type PlaceholderPage = (typeof PLACEHOLDER_PAGES)[number];

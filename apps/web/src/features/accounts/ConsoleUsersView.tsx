@@ -1,0 +1,74 @@
+import { useState } from 'react';
+import { Button, Card, Space, Table, type TableColumnsType } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { accounts } from '@panelfleet/contract';
+import { call } from '../../api/client';
+import { formatDateTime } from '../../format/dateTime';
+import { ListToolbar } from '../../lists/ListToolbar';
+import { EnabledTag, OnlineTag } from '../../lists/StatusTags';
+import { useConfirmAction } from '../../lists/useConfirmAction';
+import { usePagedList } from '../../lists/usePagedList';
+import { AddUserModal } from './AddUserModal';
+import { EditUserModal } from './EditUserModal';
+import { roleLabelKey } from './programRoles';
+
+type ConsoleUser = accounts.ConsoleUser;
+
+/** A customer's own console users (view `customer`). */
+export default function ConsoleUsersView() {
+  const { t } = useTranslation();
+  const confirm = useConfirmAction();
+  const list = usePagedList('consoleUsers', (start, size, userName) => call(accounts.userList, { start, size, userName }));
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<ConsoleUser>();
+
+  const columns: TableColumnsType<ConsoleUser> = [
+    { title: t('accounts.userName'), dataIndex: 'userName' },
+    { title: t('lists.onlineState'), dataIndex: 'isOnline', render: (_, row) => <OnlineTag online={row.isOnline} /> },
+    { title: t('accounts.phone'), dataIndex: 'phone' },
+    { title: t('accounts.email'), dataIndex: 'email' },
+    { title: t('accounts.validBegin'), dataIndex: 'validBeginTime', render: (_, row) => formatDateTime(row.validBeginTime) },
+    { title: t('accounts.validEnd'), dataIndex: 'validEndTime', render: (_, row) => formatDateTime(row.validEndTime) },
+    { title: t('accounts.state'), dataIndex: 'state', render: (_, row) => <EnabledTag state={row.state} /> },
+    { title: t('accounts.role'), dataIndex: 'role', render: (_, row) => t(roleLabelKey(row.role)) },
+    { title: t('accounts.remark'), dataIndex: 'remark', ellipsis: true },
+    {
+      title: t('lists.operations'),
+      key: 'operations',
+      fixed: 'right',
+      render: (_, row) => (
+        <Space size={0} wrap>
+          <Button type="link" size="small" onClick={() => setEditing(row)} data-testid="row-edit">
+            {t('lists.edit')}
+          </Button>
+          <Button
+            type="link"
+            size="small"
+            data-testid="row-reset-password"
+            onClick={() => confirm(t('accounts.resetConfirm', { name: row.userName }), () => call(accounts.userResetPassword, { userId: row.userId }), list.reload)}
+          >
+            {t('accounts.resetPassword')}
+          </Button>
+          <Button
+            type="link"
+            size="small"
+            danger
+            data-testid="row-delete"
+            onClick={() => confirm(t('lists.deleteConfirm', { name: row.userName }), () => call(accounts.deleteUser, { userId: row.userId }), list.reload)}
+          >
+            {t('lists.delete')}
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Card title={t('accounts.usersTitle')}>
+      <ListToolbar searchPlaceholder={t('accounts.searchUserName')} onSearch={list.search} onRefresh={list.refresh} onAdd={() => setAdding(true)} />
+      <Table<ConsoleUser> rowKey="userId" columns={columns} dataSource={list.rows} loading={list.loading} pagination={list.pagination} scroll={{ x: 'max-content' }} />
+      <AddUserModal open={adding} onClose={() => setAdding(false)} onSaved={list.reload} />
+      <EditUserModal user={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
+    </Card>
+  );
+}
