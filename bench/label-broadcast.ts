@@ -1,0 +1,150 @@
+/**
+ * `npm run bench:broadcast`: a label command to 10,000 connected simulated panels, from the API
+ * call to the last acknowledgement recorded in the database, against Debian's Mosquitto
+ * delivering the same command envelopes to the same 10,000 panels and collecting their
+ * acknowledgements. Both runs use the same device worker processes (the simulator's
+ * SimulatedPanel, 4 processes x 2,500) and the same three rounds.
+ *
+ * Environment: DEVICES (10000), WORKERS (4), ROUNDS (3).
+ */
+import crypto from 'node:crypto';
+import SqliteDatabase from 'better-sqlite3';
+import { device } from '@panelfleet/contract';
+import mqtt from 'mqtt';
+import {
+  allWorkers, cpuSeconds, DeviceWorker, sum, fmt, machineDescription, openFiles, printTable, rssBytes, runBenchmark, sleep, startMosquitto, startServer,
+} from './lib/harness.js';
+import { Operator } from './lib/operator.js';
+import type { WorkerReply, WorkerRequest } from './lib/worker-protocol.js';
+
+const DEVICES = Number(process.env.DEVICES ?? 10_000);
+const WORKERS = Number(process.env.WORKERS ?? 4);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const ROUND_TIMEOUT_MS = 90_000;
+
+interface Round {
+  ms: number;
+  apiMs: number;
+  cpu: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+runBenchmark('bench:broadcast', 300_000, async () => {
+  const started = Date.now();
+  console.log(`label broadcast: ${DEVICES} panels in ${WORKERS} device processes, ${ROUNDS} rounds per broker`);
+  const server = await startServer();
+  const operator = await Operator.signIn(server.url);
+  const secret = await operator.enrollmentSecret();
+  const workers = Array.from({ length: WORKERS }, () => DeviceWorker.start());
+  const share = Math.ceil(DEVICES / WORKERS);
+  const all = (make: (w: number) => WorkerRequest) => allWorkers(workers, make);
+
+  let t = Date.now();
+  await all((w) => ({ op: 'enroll', mode: 'panel', serverUrl: server.url, secret, prefix: 'BC', from: w * share + 1, count: Math.min(share, DEVICES - w * share), concurrency: 25 }));
+  console.log(`enrolled ${DEVICES} panels over HTTP in ${fmt((Date.now() - t) / 1000, 1)} s`);
+  t = Date.now();
+  const connected = await all(() => ({ op: 'connect', mqttUrl: server.mqttUrl, concurrency: 50 }));
+  const ok = sum(connected, 'connected', 'ok');
+  console.log(`${ok} panels connected to the server in ${fmt((Date.now() - t) / 1000, 1)} s (server: ${openFiles(server.child.pid!)} open files)`);
+  if (ok !== DEVICES) throw new Error(`only ${ok} of ${DEVICES} panels connected: ${JSON.stringify(connected.find((r) => r.op === 'connected' && r.failed))}`);
+
+  const ids = await operator.deviceIds();
+  const labelId = await operator.label('bench-all', ids);
+  if (ids.length !== DEVICES) throw new Error(`the server lists ${ids.length} devices, expected ${DEVICES}`);
+  await sleep(3000); // connection-time reports (state, apps) written before measuring
+
+  const db = new SqliteDatabase(server.dbFile, { readonly: true });
+  const progress = db.prepare("SELECT status, count(*) AS n, max(updated_at) AS last FROM commands WHERE order_code = '00' AND value = ? GROUP BY status");
+  const serverRounds: Round[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const value = String(41 + r);
+    const cpu0 = cpuSeconds(server.child.pid!);
+    const t0 = Date.now();
+    const reply = await operator.request('POST', '/sendData/sendCommandByTagIds', { tagIds: String(labelId), order: '00', value });
+    const apiMs = Date.now() - t0;
+    if (reply.hhtStatus !== 'success') throw new Error(`label command refused: ${JSON.stringify(reply)}`);
+    let end: number | undefined;
+    let last: Array<{ status: string; n: number; last: number }> = [];
+    while (Date.now() - t0 < ROUND_TIMEOUT_MS) {
+      last = progress.all(value) as typeof last;
+      const done = last.find((row) => row.status === 'succeeded');
+      if (done && done.n === DEVICES) {
+        end = done.last;
+        break;
+      }
+      await sleep(20);
+    }
+    if (end === undefined) throw new Error(`round ${r + 1}: not every acknowledgement recorded within ${ROUND_TIMEOUT_MS / 1000} s: ${JSON.stringify(last)}`);
+    serverRounds.push({ ms: end - t0, apiMs, cpu: cpuSeconds(server.child.pid!) - cpu0 });
+    console.log(`PanelFleet round ${r + 1}: ${end - t0} ms to the last recorded acknowledgement (API reply after ${apiMs} ms)`);
+    await sleep(1500);
+  }
+  db.close();
+  const serverRss = rssBytes(server.child.pid!);
+  const afterServer = await Promise.all(workers.map((w) => w.request({ op: 'stats' })));
+  await all(() => ({ op: 'disconnect' }));
+  await server.stop();
+
+  // Baseline: the same panels, the same envelopes, raw Mosquitto; a publisher counts the acknowledgements.
+  const mosquitto = await startMosquitto();
+  t = Date.now();
+  const again = await all(() => ({ op: 'connect', mqttUrl: mosquitto.mqttUrl, concurrency: 50 }));
+  const okAgain = sum(again, 'connected', 'ok');
+  console.log(`${okAgain} panels connected to Mosquitto in ${fmt((Date.now() - t) / 1000, 1)} s`);
+  if (okAgain !== DEVICES) throw new Error(`only ${okAgain} of ${DEVICES} panels connected to Mosquitto`);
+  const keys = Array.from({ length: WORKERS }, (_, w) => Array.from({ length: Math.min(share, DEVICES - w * share) }, (_, i) => `BC-${String(w * share + 1 + i).padStart(5, '0')}`)).flat();
+  const publisher = await mqtt.connectAsync(mosquitto.mqttUrl, { clientId: 'bench-publisher', clean: true, reconnectPeriod: 0 });
+  let waiting = new Set<string>();
+  let lastAck = 0;
+  let onDone: (() => void) | undefined;
+  publisher.on('message', (topic, payload) => {
+    if (!topic.endsWith('/ack')) return;
+    const ack = JSON.parse(payload.toString()) as { id: string; result: string };
+    if (ack.result === 'succeeded' && waiting.delete(ack.id)) {
+      lastAck = Date.now();
+      if (!waiting.size) onDone?.();
+    }
+  });
+  await publisher.subscribeAsync(`${device.TOPIC_ROOT}/+/ack`, { qos: 1 });
+  await sleep(1000);
+  const baseRounds: Round[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const now = Date.now();
+    const envelopes = keys.map((key) => ({ key, envelope: { v: device.PROTOCOL_VERSION, id: crypto.randomUUID(), order: '00', value: 61 + r, expiresAt: now + 600_000 } }));
+    waiting = new Set(envelopes.map((e) => e.envelope.id));
+    const done = new Promise<void>((resolve, reject) => {
+      onDone = resolve;
+      setTimeout(() => reject(new Error(`Mosquitto round ${r + 1}: ${waiting.size} acknowledgements missing`)), ROUND_TIMEOUT_MS).unref();
+    });
+    const cpu0 = cpuSeconds(mosquitto.child.pid!);
+    const t0 = Date.now();
+    await Promise.all(envelopes.map((e) => publisher.publishAsync(device.commandTopic(e.key), JSON.stringify(e.envelope), { qos: 1 })));
+    const publishMs = Date.now() - t0;
+    await done;
+    baseRounds.push({ ms: lastAck - t0, apiMs: publishMs, cpu: cpuSeconds(mosquitto.child.pid!) - cpu0 });
+    console.log(`Mosquitto round ${r + 1}: ${lastAck - t0} ms to the last acknowledgement (all published after ${publishMs} ms)`);
+    await sleep(1500);
+  }
+  const mosquittoRss = rssBytes(mosquitto.child.pid!);
+  await publisher.endAsync();
+  const stats = await Promise.all(workers.map((w) => w.request({ op: 'stats' })));
+  await all(() => ({ op: 'disconnect' }));
+  await mosquitto.stop();
+
+  const count = (list: WorkerReply[], key: 'executed' | 'duplicates' | 'errors') => sum(list, 'stats', key);
+  const serverMedian = median(serverRounds.map((r) => r.ms));
+  const baseMedian = median(baseRounds.map((r) => r.ms));
+  printTable(`Label broadcast, ${fmt(DEVICES)} panels (${new Date().toISOString().slice(0, 10)}; ${machineDescription()})`, [
+    ['PanelFleet, API call -> last ack in DB (ms)', serverRounds.map((r) => fmt(r.ms)).join(' / ')],
+    ['  of which the API reply (ms)', serverRounds.map((r) => fmt(r.apiMs)).join(' / ')],
+    ['  server CPU per round (s)', serverRounds.map((r) => fmt(r.cpu, 2)).join(' / ')],
+    ['Mosquitto, first publish -> last ack (ms)', baseRounds.map((r) => fmt(r.ms)).join(' / ')],
+    ['  Mosquitto CPU per round (s)', baseRounds.map((r) => fmt(r.cpu, 2)).join(' / ')],
+    ['median PanelFleet / Mosquitto', `${fmt(serverMedian)} ms / ${fmt(baseMedian)} ms = ${fmt(serverMedian / baseMedian, 2)}x (goal <= 1.2x)`],
+    ['acks per second (median round)', `${fmt(DEVICES / (serverMedian / 1000))} / ${fmt(DEVICES / (baseMedian / 1000))}`],
+    [`RSS with ${fmt(DEVICES)} connections`, `server ${fmt(serverRss / 2 ** 20)} MiB, mosquitto ${fmt(mosquittoRss / 2 ** 20)} MiB`],
+    ['commands executed by panels', `${fmt(count(afterServer, 'executed'))} (PanelFleet) + ${fmt(count(stats, 'executed') - count(afterServer, 'executed'))} (Mosquitto), ${count(stats, 'duplicates')} repeated deliveries`],
+    ['total run time', `${fmt((Date.now() - started) / 1000)} s`],
+  ]);
+});

@@ -1,0 +1,168 @@
+/**
+ * A device worker process (forked by the benchmarks). It holds a slice of the simulated fleet so
+ * that no process exceeds the 20,000 open files limit, and is driven over IPC.
+ * Mode 'panel': the simulator's own SimulatedPanel (apps/simulator), which obeys and acknowledges
+ * commands. Mode 'bare': a minimal panel following docs/device-protocol.md (connect, subscribe,
+ * presence), used for connection capacity and the state-report load.
+ */
+import { device } from '@panelfleet/contract';
+import { SimulatedPanel, type PanelOptions } from '../../apps/simulator/src/panel.js';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { DeviceMode, WorkerReply, WorkerRequest } from './worker-protocol.js';
+
+interface BareDevice {
+  key: string;
+  password: string;
+  client?: MqttClient;
+}
+
+interface PanelSlot {
+  panel: SimulatedPanel;
+  /** The options object the panel keeps: changing mqttUrl moves it to another broker. */
+  options: PanelOptions;
+}
+
+let mode: DeviceMode = 'bare';
+const bare: BareDevice[] = [];
+const panels: PanelSlot[] = [];
+let errors = 0;
+
+function send(reply: WorkerReply) {
+  process.send!(reply);
+}
+
+async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+async function enrollBare(serverUrl: string, serial: string, secret: string): Promise<BareDevice> {
+  const response = await fetch(`${serverUrl}/device/enroll`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ v: device.PROTOCOL_VERSION, serial, enrollmentSecret: secret, model: 'PF-86', machineType: 'x9_vn' }),
+  });
+  const creds = device.enroll.reply.parse(await response.json()).dataObject;
+  return { key: creds.deviceKey, password: creds.password };
+}
+
+async function connectBare(d: BareDevice, mqttUrl: string) {
+  const client = await mqtt.connectAsync(mqttUrl, {
+    clientId: d.key,
+    username: d.key,
+    password: d.password,
+    keepalive: 30,
+    clean: true,
+    reconnectPeriod: 0,
+    connectTimeout: 60_000,
+    will: { topic: device.deviceTopic(d.key, 'presence'), payload: Buffer.from(JSON.stringify({ v: 1, online: false })), qos: 1, retain: true },
+  });
+  client.on('error', () => errors++);
+  d.client = client;
+  await client.subscribeAsync(device.commandTopic(d.key), { qos: 1 });
+  await client.publishAsync(device.deviceTopic(d.key, 'presence'), JSON.stringify({ v: 1, online: true }), { qos: 1, retain: true });
+}
+
+async function handle(request: WorkerRequest & { requestId: number }): Promise<WorkerReply> {
+  const { requestId } = request;
+  switch (request.op) {
+    case 'enroll': {
+      mode = request.mode;
+      const started = Date.now();
+      const serials = Array.from({ length: request.count }, (_, i) => `${request.prefix}-${String(request.from + i).padStart(5, '0')}`);
+      await pool(serials, request.concurrency, async (serial) => {
+        if (mode === 'bare') {
+          bare.push(await enrollBare(request.serverUrl, serial, request.secret));
+          return;
+        }
+        const options: PanelOptions = {
+          serverUrl: request.serverUrl,
+          mqttUrl: '',
+          enrollmentSecret: request.secret,
+          serial,
+          index: request.from + panels.length,
+          telemetryMs: 3_600_000, // no periodic telemetry during the measurements
+          restartDelayMs: 3000,
+          abnormalLogChance: 0,
+          sendMagicPacket: () => Promise.resolve(),
+          log: () => errors++,
+        };
+        const panel = new SimulatedPanel(options);
+        await panel.enroll();
+        panels.push({ panel, options });
+      });
+      return { requestId, op: 'enrolled', count: mode === 'bare' ? bare.length : panels.length, ms: Date.now() - started };
+    }
+    case 'connect': {
+      const started = Date.now();
+      let ok = 0;
+      let failed = 0;
+      let firstError: string | undefined;
+      const fail = (err: unknown) => {
+        failed++;
+        firstError ??= String(err);
+      };
+      if (mode === 'bare') {
+        await pool(bare, request.concurrency, (d) => connectBare(d, request.mqttUrl).then(() => void ok++, fail));
+      } else {
+        await pool(panels, request.concurrency, async (slot) => {
+          slot.options.mqttUrl = request.mqttUrl;
+          await slot.panel.powerOn().then(() => void ok++, fail);
+        });
+      }
+      return { requestId, op: 'connected', ok, failed, ms: Date.now() - started, ...(firstError ? { firstError } : {}) };
+    }
+    case 'disconnect': {
+      if (mode === 'bare') {
+        await pool(bare, 200, async (d) => {
+          await d.client?.endAsync(true);
+          d.client = undefined;
+        });
+      } else {
+        await pool(panels, 200, (slot) => slot.panel.powerOff().catch(() => void errors++));
+      }
+      return { requestId, op: 'disconnected' };
+    }
+    case 'ingest': {
+      const deadline = Date.now() + request.seconds * 1000;
+      let sent = 0;
+      const last: Record<string, number> = {};
+      await Promise.all(
+        bare.map(async (d, i) => {
+          const client = d.client;
+          if (!client) return;
+          const topic = device.deviceTopic(d.key, 'state');
+          let seq = 0;
+          while (Date.now() < deadline && client.connected) {
+            seq++;
+            // The simulator's periodic telemetry shape; ramUsed carries a sequence number the benchmark reads back.
+            const payload = JSON.stringify({ v: 1, cpuTemperature: 40 + ((i + seq) % 150) / 10, ramUsed: seq, ts: Date.now() });
+            try {
+              await client.publishAsync(topic, payload, { qos: 1 });
+              sent++;
+              last[d.key] = seq;
+            } catch {
+              errors++;
+              break;
+            }
+          }
+        }),
+      );
+      return { requestId, op: 'ingested', sent, last };
+    }
+    case 'stats': {
+      const executed = panels.reduce((n, s) => n + s.panel.executed.length, 0);
+      const duplicates = panels.reduce((n, s) => n + s.panel.duplicates, 0);
+      return { requestId, op: 'stats', executed, duplicates, errors };
+    }
+  }
+}
+
+process.on('message', (request: WorkerRequest & { requestId: number }) => {
+  handle(request).then(send, (err: unknown) => send({ requestId: request.requestId, op: 'error', message: String(err) }));
+});
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,22 @@
+/** IPC messages between a benchmark and its device worker processes. */
+
+export type DeviceMode = 'panel' | 'bare';
+
+export type WorkerRequest =
+  /** Enroll `count` devices `${prefix}-NNNNN` from index `from` over HTTP (docs/device-protocol.md section 2). */
+  | { op: 'enroll'; mode: DeviceMode; serverUrl: string; secret: string; prefix: string; from: number; count: number; concurrency: number }
+  /** Connect every enrolled device to `mqttUrl`: subscribe to its command topic and announce presence. */
+  | { op: 'connect'; mqttUrl: string; concurrency: number }
+  | { op: 'disconnect' }
+  /** Bare devices publish partial state reports (QoS 1, one in flight each) for `seconds`. */
+  | { op: 'ingest'; seconds: number }
+  | { op: 'stats' };
+
+export type WorkerReply = { requestId: number } & (
+  | { op: 'enrolled'; count: number; ms: number }
+  | { op: 'connected'; ok: number; failed: number; ms: number; firstError?: string }
+  | { op: 'disconnected' }
+  | { op: 'ingested'; sent: number; last: Record<string, number> }
+  | { op: 'stats'; executed: number; duplicates: number; errors: number }
+  | { op: 'error'; message: string }
+);
