@@ -54,7 +54,7 @@ export class AvatarService {
     const previous = await this.deps.db.selectFrom('users').select('avatar').where('id', '=', caller.id).executeTakeFirst();
     await this.deps.db.updateTable('users').set({ avatar: name }).where('id', '=', caller.id).execute();
     if (previous?.avatar) await fs.promises.rm(this.pathOf(previous.avatar), { force: true });
-    await this.deps.log.record({ orgId: caller.orgId, userId: caller.id, userName: caller.userName, userType: caller.userType, action: 'updateAvatar', content: 'changed the avatar', ip });
+    await this.deps.log.recordBy(caller, ip, 'updateAvatar', 'changed the avatar');
     return name;
   }
 

@@ -83,7 +83,7 @@ export class ConsoleUserService {
       if (isUniqueViolation(error)) throw new AppError('register.userNameTaken');
       throw error;
     }
-    await this.record(caller, ip, 'addUser', `added user ${params.userName} (type ${params.userType}, role ${params.role})`);
+    await this.deps.log.recordBy(caller, ip, 'addUser', `added user ${params.userName} (type ${params.userType}, role ${params.role})`);
   }
 
   async update(caller: SessionUser, params: UpdateParams, ip: string): Promise<void> {
@@ -97,14 +97,14 @@ export class ConsoleUserService {
       valid_end: params.validEndTime ?? null,
     });
     if (params.state === 0) await this.deps.sessions.endAllForUser(target.id);
-    await this.record(caller, ip, 'updateUser', `changed user ${target.user_name}: state ${params.state}`);
+    await this.deps.log.recordBy(caller, ip, 'updateUser', `changed user ${target.user_name}: state ${params.state}`);
   }
 
   async delete(caller: SessionUser, userId: number, ip: string): Promise<void> {
     canManageConsoleUsers(caller);
     const target = mustBeOwnConsoleUser(caller, await this.deps.users.findById(userId));
     await this.deps.repository.delete(target.id);
-    await this.record(caller, ip, 'deleteUser', `deleted user ${target.user_name}`);
+    await this.deps.log.recordBy(caller, ip, 'deleteUser', `deleted user ${target.user_name}`);
   }
 
   async resetPassword(caller: SessionUser, userId: number, language: Language, ip: string): Promise<string> {
@@ -112,11 +112,8 @@ export class ConsoleUserService {
     const target = mustBeOwnConsoleUser(caller, await this.deps.users.findById(userId));
     await this.deps.passwords.mailResetLink(target, language);
     await this.deps.sessions.endAllForUser(target.id);
-    await this.record(caller, ip, 'resetPassword', `sent a reset link to user ${target.user_name}`);
+    await this.deps.log.recordBy(caller, ip, 'resetPassword', `sent a reset link to user ${target.user_name}`);
     return target.email;
   }
 
-  private record(caller: SessionUser, ip: string, action: string, content: string) {
-    return this.deps.log.record({ orgId: caller.orgId, userId: caller.id, userName: caller.userName, userType: caller.userType, action, content, ip });
-  }
 }

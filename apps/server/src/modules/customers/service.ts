@@ -53,14 +53,14 @@ export class CustomerService {
     const account = await this.account(caller, userId);
     await this.deps.repository.setEnabled(account.id, state);
     if (state === 0) await this.deps.sessions.endAllForUser(account.id);
-    await this.record(caller, ip, 'updateCustomer', `set customer ${account.user_name} to state ${state}`);
+    await this.deps.log.recordBy(caller, ip, 'updateCustomer', `set customer ${account.user_name} to state ${state}`);
   }
 
   async resetPassword(caller: SessionUser, userId: number, language: Language, ip: string): Promise<string> {
     const account = await this.account(caller, userId);
     await this.deps.passwords.mailResetLink(account, language);
     await this.deps.sessions.endAllForUser(account.id);
-    await this.record(caller, ip, 'resetPassword', `sent a reset link to customer ${account.user_name}`);
+    await this.deps.log.recordBy(caller, ip, 'resetPassword', `sent a reset link to customer ${account.user_name}`);
     return account.email;
   }
 
@@ -75,10 +75,7 @@ export class CustomerService {
     const org = await this.deps.repository.findOrganisation(customerScope(caller), orgId);
     if (!org) throw new AppError('user.notFound', 404);
     await this.deps.repository.setQuota(org.id, quota);
-    await this.record(caller, ip, 'updateQuota', `set the user quota of ${org.name} to ${quota}`);
+    await this.deps.log.recordBy(caller, ip, 'updateQuota', `set the user quota of ${org.name} to ${quota}`);
   }
 
-  private record(caller: SessionUser, ip: string, action: string, content: string) {
-    return this.deps.log.record({ orgId: caller.orgId, userId: caller.id, userName: caller.userName, userType: caller.userType, action, content, ip });
-  }
 }

@@ -56,7 +56,7 @@ export class LicenseService {
       .insertInto('licenses')
       .values({ license_key: key, company_name: fields.companyName, salesperson_id: fields.saleName, state: fields.state, type: fields.type, valid_begin: fields.validBeginTime, valid_end: fields.validEndTime, used_by_org_id: null, created_at: this.deps.clock.now() })
       .execute();
-    await this.record(caller, ip, 'addLicense', `created license ${key} for ${fields.companyName}`);
+    await this.deps.log.recordBy(caller, ip, 'addLicense', `created license ${key} for ${fields.companyName}`);
     return key;
   }
 
@@ -81,7 +81,7 @@ export class LicenseService {
       })
       .where('id', '=', id)
       .execute();
-    await this.record(caller, ip, 'updateLicense', `changed license ${license.license_key}`);
+    await this.deps.log.recordBy(caller, ip, 'updateLicense', `changed license ${license.license_key}`);
   }
 
   async delete(caller: SessionUser, id: number, ip: string): Promise<void> {
@@ -89,10 +89,7 @@ export class LicenseService {
     const license = await this.find(id);
     if (license.state === 0) throw new AppError('license.usedLocked');
     await this.deps.db.deleteFrom('licenses').where('id', '=', id).where('state', '!=', 0).execute();
-    await this.record(caller, ip, 'deleteLicense', `deleted license ${license.license_key}`);
+    await this.deps.log.recordBy(caller, ip, 'deleteLicense', `deleted license ${license.license_key}`);
   }
 
-  private record(caller: SessionUser, ip: string, action: string, content: string) {
-    return this.deps.log.record({ orgId: caller.orgId, userId: caller.id, userName: caller.userName, userType: caller.userType, action, content, ip });
-  }
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { SessionUser } from '../../http/router.js';
 
 export interface OperationEntry {
   orgId: number;
@@ -17,6 +18,11 @@ export class OperationLog {
     private readonly db: Kysely<Database>,
     private readonly now: () => number,
   ) {}
+
+  /** A write by a signed-in user, in that user's organisation. */
+  recordBy(caller: SessionUser, ip: string, action: string, content: string): Promise<void> {
+    return this.record({ orgId: caller.orgId, userId: caller.id, userName: caller.userName, userType: caller.userType, action, content, ip });
+  }
 
   async record(entry: OperationEntry): Promise<void> {
     await this.db

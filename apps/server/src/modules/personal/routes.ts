@@ -10,8 +10,7 @@ export function personalRoutes(router: Router, deps: { db: Kysely<Database>; log
   router.add(accounts.updatePersonal, async ({ params, session, ip, language }) => {
     if (params.userId !== session.user.id) throw new AppError('common.forbidden', 403);
     await deps.db.updateTable('users').set({ phone: params.phone, email: params.email }).where('id', '=', session.user.id).execute();
-    const { user } = session;
-    await deps.log.record({ orgId: user.orgId, userId: user.id, userName: user.userName, userType: user.userType, action: 'updatePersonal', content: 'changed e-mail and phone', ip });
+    await deps.log.recordBy(session.user, ip, 'updatePersonal', 'changed e-mail and phone');
     return { hhtStatus: 'success', hhtMsg: translate(language, 'personal.updated') };
   });
 }

@@ -42,7 +42,7 @@ export class SalespersonService {
       if (isUniqueViolation(error)) throw new AppError('saleMan.workNumberTaken');
       throw error;
     }
-    await this.record(caller, ip, 'addSalesperson', `added salesperson ${fields.work_number} ${fields.name}`);
+    await this.deps.log.recordBy(caller, ip, 'addSalesperson', `added salesperson ${fields.work_number} ${fields.name}`);
   }
 
   async update(caller: SessionUser, id: number, fields: Fields, ip: string): Promise<void> {
@@ -53,7 +53,7 @@ export class SalespersonService {
       .where('id', '=', id)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) throw new AppError('saleMan.notFound', 404);
-    await this.record(caller, ip, 'updateSalesperson', `changed salesperson ${id}`);
+    await this.deps.log.recordBy(caller, ip, 'updateSalesperson', `changed salesperson ${id}`);
   }
 
   async delete(caller: SessionUser, id: number, ip: string): Promise<void> {
@@ -62,10 +62,7 @@ export class SalespersonService {
     if (referenced) throw new AppError('saleMan.inUse');
     const result = await this.deps.db.deleteFrom('salespeople').where('id', '=', id).executeTakeFirst();
     if (Number(result.numDeletedRows) !== 1) throw new AppError('saleMan.notFound', 404);
-    await this.record(caller, ip, 'deleteSalesperson', `deleted salesperson ${id}`);
+    await this.deps.log.recordBy(caller, ip, 'deleteSalesperson', `deleted salesperson ${id}`);
   }
 
-  private record(caller: SessionUser, ip: string, action: string, content: string) {
-    return this.deps.log.record({ orgId: caller.orgId, userId: caller.id, userName: caller.userName, userType: caller.userType, action, content, ip });
-  }
 }
