@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Button, Card, Space, Table, type TableColumnsType } from 'antd';
+import { Card, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { accounts } from '@panelfleet/contract';
 import { call } from '../../api/client';
 import { formatDateTime } from '../../format/dateTime';
 import { ListToolbar } from '../../lists/ListToolbar';
+import { operationsColumn, PagedTable, RowAction } from '../../lists/RowActions';
 import { EnabledTag, OnlineTag } from '../../lists/StatusTags';
 import { useConfirmAction } from '../../lists/useConfirmAction';
 import { usePagedList } from '../../lists/usePagedList';
@@ -32,41 +33,28 @@ export default function ConsoleUsersView() {
     { title: t('accounts.state'), dataIndex: 'state', render: (_, row) => <EnabledTag state={row.state} /> },
     { title: t('accounts.role'), dataIndex: 'role', render: (_, row) => t(roleLabelKey(row.role)) },
     { title: t('accounts.remark'), dataIndex: 'remark', ellipsis: true },
-    {
-      title: t('lists.operations'),
-      key: 'operations',
-      fixed: 'right',
-      render: (_, row) => (
-        <Space size={0} wrap>
-          <Button type="link" size="small" onClick={() => setEditing(row)} data-testid="row-edit">
-            {t('lists.edit')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            data-testid="row-reset-password"
-            onClick={() => confirm(t('accounts.resetConfirm', { name: row.userName }), () => call(accounts.userResetPassword, { userId: row.userId }), list.reload)}
-          >
-            {t('accounts.resetPassword')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            danger
-            data-testid="row-delete"
-            onClick={() => confirm(t('lists.deleteConfirm', { name: row.userName }), () => call(accounts.deleteUser, { userId: row.userId }), list.reload)}
-          >
-            {t('lists.delete')}
-          </Button>
-        </Space>
-      ),
-    },
+    operationsColumn(t('lists.operations'), (row) => (
+      <>
+        <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
+        <RowAction
+          label={t('accounts.resetPassword')}
+          testId="row-reset-password"
+          onClick={() => confirm(t('accounts.resetConfirm', { name: row.userName }), () => call(accounts.userResetPassword, { userId: row.userId }), list.reload)}
+        />
+        <RowAction
+          label={t('lists.delete')}
+          testId="row-delete"
+          danger
+          onClick={() => confirm(t('lists.deleteConfirm', { name: row.userName }), () => call(accounts.deleteUser, { userId: row.userId }), list.reload)}
+        />
+      </>
+    )),
   ];
 
   return (
     <Card title={t('accounts.usersTitle')}>
       <ListToolbar searchPlaceholder={t('accounts.searchUserName')} onSearch={list.search} onRefresh={list.refresh} onAdd={() => setAdding(true)} />
-      <Table<ConsoleUser> rowKey="userId" columns={columns} dataSource={list.rows} loading={list.loading} pagination={list.pagination} scroll={{ x: 'max-content' }} />
+      <PagedTable<ConsoleUser> rowKey="userId" columns={columns} list={list} />
       <AddUserModal open={adding} onClose={() => setAdding(false)} onSaved={list.reload} />
       <EditUserModal user={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
     </Card>

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Card, Space, Table, type TableColumnsType } from 'antd';
+import { Card, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { accounts } from '@panelfleet/contract';
 import { call } from '../../api/client';
 import { ListToolbar } from '../../lists/ListToolbar';
+import { operationsColumn, PagedTable, RowAction } from '../../lists/RowActions';
 import { EnabledTag, OnlineTag } from '../../lists/StatusTags';
 import { useConfirmAction } from '../../lists/useConfirmAction';
 import { usePagedList } from '../../lists/usePagedList';
@@ -27,35 +28,23 @@ export default function CustomersView() {
     { title: t('accounts.phone'), dataIndex: 'phone' },
     { title: t('accounts.email'), dataIndex: 'email' },
     { title: t('accounts.accountState'), dataIndex: 'state', render: (_, row) => <EnabledTag state={row.state} /> },
-    {
-      title: t('lists.operations'),
-      key: 'operations',
-      fixed: 'right',
-      render: (_, row) => (
-        <Space size={0} wrap>
-          <Button type="link" size="small" onClick={() => setEditing(row)} data-testid="row-edit">
-            {t('lists.edit')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            data-testid="row-reset-password"
-            onClick={() => confirm(t('accounts.resetConfirm', { name: row.userName }), () => call(accounts.userResetPassword, { userId: row.userId }), list.reload)}
-          >
-            {t('accounts.resetPassword')}
-          </Button>
-          <Button type="link" size="small" onClick={() => setQuotaOf(row)} data-testid="row-quota">
-            {t('accounts.userAmount')}
-          </Button>
-        </Space>
-      ),
-    },
+    operationsColumn(t('lists.operations'), (row) => (
+      <>
+        <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
+        <RowAction
+          label={t('accounts.resetPassword')}
+          testId="row-reset-password"
+          onClick={() => confirm(t('accounts.resetConfirm', { name: row.userName }), () => call(accounts.userResetPassword, { userId: row.userId }), list.reload)}
+        />
+        <RowAction label={t('accounts.userAmount')} testId="row-quota" onClick={() => setQuotaOf(row)} />
+      </>
+    )),
   ];
 
   return (
     <Card title={t('views.customerManage')}>
       <ListToolbar searchPlaceholder={t('accounts.searchUserName')} onSearch={list.search} onRefresh={list.refresh} />
-      <Table<Customer> rowKey="userId" columns={columns} dataSource={list.rows} loading={list.loading} pagination={list.pagination} scroll={{ x: 'max-content' }} />
+      <PagedTable<Customer> rowKey="userId" columns={columns} list={list} />
       <CustomerStateModal customer={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
       <QuotaModal customer={quotaOf} onClose={() => setQuotaOf(undefined)} />
     </Card>

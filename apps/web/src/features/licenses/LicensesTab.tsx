@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Button, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Tag, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { accounts } from '@panelfleet/contract';
 import { call } from '../../api/client';
 import { formatDateTime } from '../../format/dateTime';
 import { CONTRACT_NS } from '../../i18n';
 import { ListToolbar } from '../../lists/ListToolbar';
+import { operationsColumn, PagedTable, RowAction } from '../../lists/RowActions';
 import { useConfirmAction } from '../../lists/useConfirmAction';
 import { usePagedList } from '../../lists/usePagedList';
 import { isLicenseUsed, licenseStateKey, licenseTypeKey } from './licenseStates';
@@ -29,35 +30,25 @@ export function LicensesTab() {
     { title: t('licenses.validBegin'), dataIndex: 'validBeginTime', render: (_, row) => formatDateTime(row.validBeginTime) },
     { title: t('licenses.validEnd'), dataIndex: 'validEndTime', render: (_, row) => formatDateTime(row.validEndTime) },
     { title: t('licenses.type'), dataIndex: 'type', render: (_, row) => t(licenseTypeKey(row.type)) },
-    {
-      title: t('lists.operations'),
-      key: 'operations',
-      fixed: 'right',
-      render: (_, row) => (
-        <Space size={0}>
-          <Button type="link" size="small" onClick={() => setEditing(row)} data-testid="row-edit">
-            {t('lists.edit')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            danger
-            disabled={isLicenseUsed(row)}
-            title={isLicenseUsed(row) ? t('license.usedLocked', { ns: CONTRACT_NS }) : undefined}
-            data-testid="row-delete"
-            onClick={() => confirm(t('lists.deleteConfirm', { name: row.license }), () => call(accounts.licenseDelete, { id: row.id }), list.reload)}
-          >
-            {t('lists.delete')}
-          </Button>
-        </Space>
-      ),
-    },
+    operationsColumn(t('lists.operations'), (row) => (
+      <>
+        <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
+        <RowAction
+          label={t('lists.delete')}
+          testId="row-delete"
+          danger
+          disabled={isLicenseUsed(row)}
+          title={isLicenseUsed(row) ? t('license.usedLocked', { ns: CONTRACT_NS }) : undefined}
+          onClick={() => confirm(t('lists.deleteConfirm', { name: row.license }), () => call(accounts.licenseDelete, { id: row.id }), list.reload)}
+        />
+      </>
+    )),
   ];
 
   return (
     <>
       <ListToolbar searchPlaceholder={t('licenses.searchCompany')} onSearch={list.search} onRefresh={list.refresh} onAdd={() => setEditing(null)} />
-      <Table<License> rowKey="id" columns={columns} dataSource={list.rows} loading={list.loading} pagination={list.pagination} scroll={{ x: 'max-content' }} />
+      <PagedTable<License> rowKey="id" columns={columns} list={list} />
       <LicenseModal license={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
     </>
   );

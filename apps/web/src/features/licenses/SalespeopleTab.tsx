@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Space, Table, Tag, type TableColumnsType } from 'antd';
+import { Tag, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { accounts } from '@panelfleet/contract';
 import { call } from '../../api/client';
 import { ListToolbar } from '../../lists/ListToolbar';
+import { operationsColumn, PagedTable, RowAction } from '../../lists/RowActions';
 import { useConfirmAction } from '../../lists/useConfirmAction';
 import { usePagedList } from '../../lists/usePagedList';
 import { SalespersonModal } from './SalespersonModal';
@@ -26,33 +27,23 @@ export function SalespeopleTab() {
       dataIndex: 'jobState',
       render: (_, row) => <Tag color={row.jobState === 1 ? 'green' : 'default'}>{row.jobState === 1 ? t('salespeople.onJob') : t('salespeople.offJob')}</Tag>,
     },
-    {
-      title: t('lists.operations'),
-      key: 'operations',
-      fixed: 'right',
-      render: (_, row) => (
-        <Space size={0}>
-          <Button type="link" size="small" onClick={() => setEditing(row)} data-testid="row-edit">
-            {t('lists.edit')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            danger
-            data-testid="row-delete"
-            onClick={() => confirm(t('lists.deleteConfirm', { name: row.name }), () => call(accounts.saleManDelete, { id: row.id }), list.reload)}
-          >
-            {t('lists.delete')}
-          </Button>
-        </Space>
-      ),
-    },
+    operationsColumn(t('lists.operations'), (row) => (
+      <>
+        <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
+        <RowAction
+          label={t('lists.delete')}
+          testId="row-delete"
+          danger
+          onClick={() => confirm(t('lists.deleteConfirm', { name: row.name }), () => call(accounts.saleManDelete, { id: row.id }), list.reload)}
+        />
+      </>
+    )),
   ];
 
   return (
     <>
       <ListToolbar searchPlaceholder={t('salespeople.searchName')} onSearch={list.search} onRefresh={list.refresh} onAdd={() => setEditing(null)} />
-      <Table<Salesperson> rowKey="id" columns={columns} dataSource={list.rows} loading={list.loading} pagination={list.pagination} scroll={{ x: 'max-content' }} />
+      <PagedTable<Salesperson> rowKey="id" columns={columns} list={list} />
       <SalespersonModal salesperson={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
     </>
   );
