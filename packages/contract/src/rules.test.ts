@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { isValidEmail, isValidPassword, isValidPhone, requiredText, textWidth } from './rules.js';
+import { isValidEmail, isValidPassword, isValidPhone, requiredText, textWidth, truncateToWidth } from './rules.js';
 
 describe('shared validation rules', () => {
   it('counts non-ASCII characters as two width units', () => {
     expect(textWidth('abc')).toBe(3);
     expect(textWidth('面板')).toBe(4);
     expect(textWidth('a面')).toBe(3);
+  });
+
+  it('counts codes 1-126 and half-width katakana as one unit, everything else as two', () => {
+    expect(textWidth('ｱｲｳ')).toBe(3);
+    expect(textWidth('\u007f')).toBe(2);
+    expect(textWidth('é')).toBe(2);
+    expect(textWidth('😀')).toBe(2);
+    expect(truncateToWidth('ab面c', 3)).toBe('ab');
+    expect(truncateToWidth('ab面c', 4)).toBe('ab面');
+    expect(truncateToWidth('😀😀', 3)).toBe('😀');
   });
 
   it('accepts passwords of 6 to 16 characters with a letter and a digit only', () => {

@@ -5,11 +5,26 @@ import { z } from 'zod';
  * i18n/<lang>.json so that the server's hhtMsg and the console's form errors read the same.
  */
 
-/** Width units: ASCII counts 1, anything else (CJK, emoji) counts 2. */
+/** Characters that count one width unit: codes 1-126 and half-width katakana 65376-65439 (spec 2 section 5). */
+const isSingleWidth = (code: number) => (code >= 1 && code <= 126) || (code >= 65376 && code <= 65439);
+
+/** Width units: single-byte characters count 1, anything else (CJK, emoji) counts 2. */
 export function textWidth(text: string): number {
   let width = 0;
-  for (const ch of text) width += ch.codePointAt(0)! > 0x7f ? 2 : 1;
+  for (const ch of text) width += isSingleWidth(ch.codePointAt(0)!) ? 1 : 2;
   return width;
+}
+
+/** The longest start of `text` that fits in `maxWidth` units (inputs cut what is typed or pasted beyond the limit). */
+export function truncateToWidth(text: string, maxWidth: number): string {
+  let width = 0;
+  let end = 0;
+  for (const ch of text) {
+    width += isSingleWidth(ch.codePointAt(0)!) ? 1 : 2;
+    if (width > maxWidth) break;
+    end += ch.length;
+  }
+  return text.slice(0, end);
 }
 
 export const PASSWORD_PATTERN = /^(?=.*[A-Za-z])(?=.*\d).{6,16}$/;

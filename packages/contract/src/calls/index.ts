@@ -2,10 +2,16 @@ import type { CallDef } from '../call.js';
 import * as accounts from './accounts.js';
 import * as auth from './auth.js';
 import * as servers from './servers.js';
+import * as materials from './materials.js';
+import * as notifications from './notifications.js';
+import * as screenTime from './screen-time.js';
+import * as sources from './sources.js';
+import * as machineTypes from './machine-types.js';
 import * as deviceCalls from '../device/calls.js';
+import * as deviceDetail from './device-detail.js';
 
 const isCall = (value: unknown): value is CallDef =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'reply' in value;
 
 /** Every call of the contract, for the OpenAPI document and the route coverage test. */
-export const allCalls: CallDef[] = [auth, accounts, servers, deviceCalls].flatMap((group) => (Object.values(group) as unknown[]).filter(isCall));
+export const allCalls: CallDef[] = [auth, accounts, servers, deviceCalls, materials, notifications, screenTime, sources, machineTypes, deviceDetail].flatMap((group) => (Object.values(group) as unknown[]).filter(isCall));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
+import { optionalCalendarDate, utcOffsetParam } from '../dates.js';
 import { optionalText, pageParams, requiredText } from '../rules.js';
 
 /**
@@ -51,10 +52,11 @@ export type ServerRow = z.infer<typeof serverRow>;
 
 export const listServer = defineCall({
   method: 'GET', path: '/server/listServer', tag, access: 'session',
-  summary: 'Private deployments known to the platform, paged; filters company, creation date (yyyy-MM-dd) and online',
+  summary: 'Private deployments known to the platform, paged; filters company, creation day (yyyy-MM-dd in the caller’s zone, utcOffset minutes east of UTC) and online',
   params: pageParams.extend({
     companyName: optionalText(64),
-    createDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'common.invalidDate' }).optional().or(z.literal('').transform(() => undefined)),
+    createDate: optionalCalendarDate(),
+    utcOffset: utcOffsetParam.optional(),
     isOnline: z.enum(['0', '1']).optional().or(z.literal('').transform(() => undefined)),
   }),
   reply: listReply(serverRow),

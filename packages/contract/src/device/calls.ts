@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
-import { pageParams, requiredText } from '../rules.js';
+import { pageParams, requiredText, textWidth } from '../rules.js';
+import { optionalCalendarDate, utcOffsetParam } from '../dates.js';
 import { ORDER_CODES } from './orders.js';
 import { enrollmentReply, enrollmentRequest, NETWORK_STATES, POWER_STATES } from './payloads.js';
 
@@ -83,14 +84,58 @@ export const deviceRow = z.object({
 });
 export type DeviceRow = z.infer<typeof deviceRow>;
 
+/** Longest device name and remark (spec 2 section 5: the remark's limit is ours to choose). */
+export const DEVICE_NAME_MAX_WIDTH = 64;
+export const DEVICE_REMARK_MAX = 200;
+export const LABEL_NAME_MAX_WIDTH = 32;
+/** Labels travel joined by a dash (spec 2 section 3), so a label name cannot contain one. */
+export const TAG_SEPARATOR = '-';
+export const MAX_TAGS_PER_DEVICE = 20;
+
 export const listDevices = defineCall({
   method: 'GET',
   path: '/platform/device/list',
-  summary: "One page of the company's devices (start is the page number, 1-based), optionally by name",
+  summary:
+    "One page of the company's devices ordered by name, optionally those whose name starts with deviceName (any case). " +
+    'start is the page number (1-based); cursor is the one the previous page came with, so next, previous and nearby pages are keyset reads',
   tag: 'devices',
   access: 'session',
-  params: pageParams.extend({ deviceName: z.string().trim().max(64).optional() }),
-  reply: listReply(deviceRow),
+  params: pageParams.extend({ deviceName: z.string().trim().max(64).optional(), cursor: z.string().max(2048).optional() }),
+  reply: listReply(deviceRow).extend({ cursor: z.string().optional() }),
+});
+
+/** One label name: required, at most 32 width units, no dash. */
+export const labelName = (emptyKey: string) =>
+  requiredText(emptyKey, LABEL_NAME_MAX_WIDTH, 'group.nameTooLong').refine((name) => !name.includes(TAG_SEPARATOR), { error: 'group.nameDash' });
+
+/** The device's labels as the edit form sends them: names joined by a dash, at least one. */
+export const tagNames = z
+  .string({ error: 'deviceManage.tagNull' })
+  .transform((text) => [...new Set(text.split(TAG_SEPARATOR).map((name) => name.trim()).filter(Boolean))])
+  .refine((names) => names.length > 0, { error: 'deviceManage.tagNull' })
+  .refine((names) => names.length <= MAX_TAGS_PER_DEVICE, { error: 'deviceManage.tagTooMany' })
+  .refine((names) => names.every((name) => textWidth(name) <= LABEL_NAME_MAX_WIDTH), { error: 'group.nameTooLong' });
+
+export const updateDevice = defineCall({
+  method: 'POST',
+  path: '/platform/device/update',
+  summary: "Edit a device: name, labels (replacing its labels; unknown names become new labels), remark and state; the serial number cannot change",
+  tag: 'devices',
+  access: 'session',
+  params: z.object({
+    deviceId: z.coerce.number({ error: 'device.notFound' }).int().positive({ error: 'device.notFound' }),
+    deviceName: requiredText('deviceManage.nameNull', DEVICE_NAME_MAX_WIDTH, 'deviceManage.nameTooLong'),
+    deviceKey: z.string({ error: 'deviceManage.serialReadOnly' }).trim(),
+    tag: tagNames,
+    remark: z
+      .string()
+      .trim()
+      .max(DEVICE_REMARK_MAX, { error: 'deviceManage.remarkTooLong' })
+      .optional()
+      .transform((v) => v ?? ''),
+    state: z.enum(['0', '1'], { error: 'deviceManage.stateInvalid' }).transform((v) => (v === '1' ? 1 : 0)),
+  }),
+  reply: emptyReply,
 });
 
 export const listIsOnlineByDeviceKey = defineCall({
@@ -121,18 +166,47 @@ export const insertGroup = defineCall({
   summary: 'Create a label',
   tag: 'labels',
   access: 'session',
-  params: z.object({ groupName: requiredText('group.nameNull', 32) }),
+  params: z.object({ groupName: labelName('group.nameNull') }),
   reply: itemReply(group),
 });
 
 export const saveGroupsAndDevices = defineCall({
   method: 'POST',
   path: '/platform/group/saveGroupsAndDevices',
-  summary: 'Put the listed devices into the listed labels',
+  summary: 'Give the listed devices exactly the listed labels (edit tags of selected devices)',
   tag: 'labels',
   access: 'session',
-  params: z.object({ deviceIds: idList('deviceManage.selectEditDeviceTag'), groupIds: idList('upgrade.noLabel') }),
+  params: z.object({ deviceIds: idList('deviceManage.selectEditDeviceTag'), groupIds: idList('deviceManage.tagNull') }),
   reply: emptyReply,
+});
+
+/** A device as the label page and label pickers list it. */
+export const labelDeviceRow = z.object({
+  deviceId: z.number().int(),
+  deviceName: z.string(),
+  deviceKey: z.string(),
+  machineType: z.string(),
+  state: z.union([z.literal(0), z.literal(1)]),
+  tag: z.string(),
+  isOnline: z.enum(['1', '0']),
+});
+export type LabelDeviceRow = z.infer<typeof labelDeviceRow>;
+
+/** Broadcast pickers read every device of the labels at once (spec 2 section 9: 100000). */
+export const LABEL_DEVICES_MAX_SIZE = 100_000;
+
+export const selectByTag = defineCall({
+  method: 'POST',
+  path: '/platform/device/selectByTag',
+  summary: 'One page of the devices in any of the listed labels (tags: label ids), ordered by name',
+  tag: 'labels',
+  access: 'session',
+  params: z.object({
+    tags: idList('label.chooseDevice'),
+    start: z.coerce.number().int().min(0).max(10_000_000).default(0),
+    size: z.coerce.number().int().min(1).max(LABEL_DEVICES_MAX_SIZE).default(5),
+  }),
+  reply: listReply(labelDeviceRow),
 });
 
 export const sendCommandByDeviceId = defineCall({
@@ -194,7 +268,9 @@ export const listFeedback = defineCall({
   access: 'session',
   params: pageParams.extend({
     deviceName: z.string().trim().max(64).optional(),
-    createDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+    createDate: optionalCalendarDate(),
+    /** Minutes east of UTC of the console on that day, so createDate is the operator's day. */
+    utcOffset: utcOffsetParam.optional(),
   }),
   reply: listReply(feedbackRecord),
 });

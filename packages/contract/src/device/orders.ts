@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { settingsChange } from './settings.js';
 
 /**
  * Order codes. 00-08 and POWERUP are the spec's remote-control orders and feedback types;
@@ -19,6 +20,8 @@ export const ORDERS = {
   settings: 'SETTINGS',
   uninstall: 'UNINSTALL',
   reportApps: 'REPORT_APPS',
+  /** Download firmware over HTTP (signed URL), verify its SHA-256, install it. Sent by the server, never typed by an operator. */
+  ota: 'OTA',
 } as const;
 export type Order = (typeof ORDERS)[keyof typeof ORDERS];
 export const ORDER_CODES = Object.values(ORDERS) as [Order, ...Order[]];
@@ -47,8 +50,26 @@ export const notificationValue = z.object({
   color: z.string().max(32).optional(),
   /** Emergency audio: 1 fire, 2 earthquake, 3 air defense, 0 custom (audioUrl). */
   audio: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).optional(),
+  /** Custom audio: a signed, device-bound URL (protocol section 6) with the file's size and SHA-256. */
   audioUrl: z.string().url().max(2048).optional(),
+  audioSize: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  audioSha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
+
+/** An OTA update: a signed, device-bound URL valid for an hour, the exact size and SHA-256, the version it installs. */
+export const otaValue = z.object({
+  url: z.string().url().max(2048),
+  size: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  version: z.string().min(1).max(64),
+});
+export type OtaValue = z.infer<typeof otaValue>;
+
+/**
+ * Orders only the server composes (a relay's Wake-on-LAN, an OTA with its signed URL, a
+ * notification checked by /sendMessage/insert with its signed audio URL): refused as raw commands.
+ */
+export const SERVER_ONLY_ORDERS: readonly Order[] = ['WAKE', 'OTA', 'NOTIFY'];
 
 export const wakeValue = z.object({ mac: z.string().regex(MAC_PATTERN), broadcast: z.string().max(45) });
 
@@ -64,10 +85,11 @@ export const orderValueSchemas = {
   POWERUP: z.null(),
   WAKE: wakeValue,
   NOTIFY: notificationValue,
-  /** A settings template's jsonData (spec 2 section 3), applied as a whole. */
-  SETTINGS: z.object({ platform: z.string().max(32), platformMsg: z.record(z.string(), z.unknown()) }),
+  /** Settings of the panel's series (spec 2 jsonData): the sections and fields named change, the rest stays. */
+  SETTINGS: settingsChange,
   UNINSTALL: z.object({ packageNames: z.array(z.string().min(1).max(255)).min(1).max(100) }),
   REPORT_APPS: z.null(),
+  OTA: otaValue,
 } satisfies Record<Order, z.ZodType>;
 
 export type OrderValue<O extends Order> = z.infer<(typeof orderValueSchemas)[O]>;

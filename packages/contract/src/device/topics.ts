@@ -5,7 +5,7 @@ export const PROTOCOL_VERSION = 1;
 export const TOPIC_ROOT = 'pf/v1/d';
 
 /** Messages a panel publishes, each on `pf/v1/d/{deviceKey}/{kind}`. */
-export const DEVICE_PUBLISH_KINDS = ['presence', 'state', 'apps', 'usage', 'ack', 'log'] as const;
+export const DEVICE_PUBLISH_KINDS = ['presence', 'state', 'apps', 'usage', 'ack', 'log', 'settings'] as const;
 export type DevicePublishKind = (typeof DEVICE_PUBLISH_KINDS)[number];
 
 /** The one topic a panel subscribes to: its commands. */

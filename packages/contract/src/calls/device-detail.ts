@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { defineCall } from '../call.js';
+import { itemReply, listReply, okBase } from '../envelope.js';
+import { deviceRow } from '../device/calls.js';
+import { SERIES, SETTING_SECTIONS } from '../device/settings.js';
+
+// The device detail modal (spec 2 sections 2-7): detail, apps, the panel's settings. Paths the
+// spec does not show are chosen here in its style.
+
+const tag = 'device detail';
+const deviceId = z.coerce.number({ error: 'device.notFound' }).int({ error: 'device.notFound' }).positive({ error: 'device.notFound' });
+
+/** Comma-separated values as the console's forms send lists: at least one (message `emptyKey`), at most `max`, no repeats. */
+const commaList = (emptyKey: string, max: number) =>
+  z
+    .string({ error: emptyKey })
+    .trim()
+    .min(1, { error: emptyKey })
+    .transform((text) => [...new Set(text.split(',').map((part) => part.trim()).filter(Boolean))])
+    .refine((items) => items.length >= 1, { error: emptyKey })
+    .refine((items) => items.length <= max, { error: 'common.invalidParams' });
+
+const idList = (emptyKey: string, max: number) =>
+  commaList(emptyKey, max)
+    .refine((items) => items.every((item) => /^\d{1,10}$/.test(item) && Number(item) > 0), { error: 'common.invalidParams' })
+    .transform((items) => items.map(Number));
+
+/** Everything of spec 2 section 3 plus the machine type's catalog id (for its input sources). */
+export const deviceDetail = deviceRow.extend({
+  /** The machine type of the catalog whose name is the panel's reported machineType; null if none. */
+  machineTypeId: z.number().int().nullable(),
+});
+export type DeviceDetail = z.infer<typeof deviceDetail>;
+
+export const selectByDeviceId = defineCall({
+  method: 'GET',
+  path: '/platform/device/selectByDeviceId',
+  summary: 'One device of the caller\'s company with everything the panel reported (the detail modal polls it every 5 s)',
+  tag,
+  access: 'session',
+  params: z.object({ deviceId }),
+  reply: itemReply(deviceDetail),
+});
+
+export const APP_STATUSES = ['normal', 'uninstall'] as const;
+
+export const deviceApp = z.object({
+  appName: z.string(),
+  packageName: z.string(),
+  versionName: z.string(),
+  /** A newer version in the APK repository; null while none is known. */
+  newVersionName: z.string().nullable(),
+  /** Bytes. */
+  appSize: z.number(),
+  /** 1 is a system app (never uninstallable). */
+  appLevel: z.union([z.literal(0), z.literal(1)]),
+  iconName: z.string(),
+  /** `uninstall` while an uninstall of it is on its way to the panel. */
+  status: z.enum(APP_STATUSES),
+});
+export type DeviceApp = z.infer<typeof deviceApp>;
+
+export const listDeviceApps = defineCall({
+  method: 'GET',
+  path: '/platform/device/listApp',
+  summary: 'The apps the panel last reported, by name',
+  tag,
+  access: 'session',
+  params: z.object({ deviceId }),
+  reply: listReply(deviceApp),
+});
+
+const PACKAGE_NAME = /^[A-Za-z0-9_.]{1,255}$/;
+
+export const uninstallApk = defineCall({
+  method: 'POST',
+  path: '/platform/device/uninstallApk',
+  summary: 'Uninstall user apps; replies when the panel confirmed (uninstallStatus true) or after a short wait (false: still on its way)',
+  tag,
+  access: 'session',
+  params: z.object({ deviceId, packageNames: commaList('deviceManage.SelectApkUninstall', 100).refine((names) => names.every((n) => PACKAGE_NAME.test(n)), { error: 'common.invalidParams' }) }),
+  reply: okBase.extend({ appList: z.array(z.object({ packageName: z.string(), uninstallStatus: z.boolean() })) }),
+});
+
+export const deviceSetting = z.object({
+  /** Stable while the panel keeps reporting this section. */
+  deviceSettingId: z.number().int(),
+  section: z.enum(SETTING_SECTIONS),
+  /** The section as the panel reported it (a language code or an object of fields). */
+  value: z.unknown(),
+  reportedAt: z.number(),
+});
+export type DeviceSetting = z.infer<typeof deviceSetting>;
+
+export const listDeviceSetting = defineCall({
+  method: 'GET',
+  path: '/deviceSetting/listDeviceSetting',
+  summary: "The panel's current settings as it last reported them, one row per section, with its series",
+  tag,
+  access: 'session',
+  params: z.object({ deviceId }),
+  reply: listReply(deviceSetting).extend({ platform: z.enum(SERIES).nullable() }),
+});
+
+export const updateDeviceSetting = defineCall({
+  method: 'POST',
+  path: '/deviceSetting/updateDeviceSetting',
+  summary: "Change some of the panel's settings: jsonData holds the changed sections and fields (platformMsg of spec 2)",
+  tag,
+  access: 'session',
+  params: z.object({ deviceId, jsonData: z.string({ error: 'setting.valueInvalid' }).trim().min(2, { error: 'setting.valueInvalid' }).max(20_000) }),
+  reply: itemReply(z.object({ commandId: z.string() })),
+});
+
+export const sendDeviceSettings = defineCall({
+  method: 'POST',
+  path: '/sendData/sendDeviceSettings',
+  summary: "Clone: send the chosen sections of one panel's settings to the chosen panels of the same series",
+  tag,
+  access: 'session',
+  params: z.object({
+    deviceSettingIds: idList('deviceManage.selectSettingToPush', SETTING_SECTIONS.length),
+    deviceIds: idList('setting.chooseDevice', 10_000),
+  }),
+  reply: itemReply(z.object({ count: z.number().int() })),
+});
