@@ -15,6 +15,8 @@ import { installOriginGuard } from './http/origin-guard.js';
 import { createRouter } from './http/router.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { installAccounts } from './modules/install-accounts.js';
+import { installNotifications } from './modules/notifications/install.js';
+import { installCatalogs } from './modules/machine-types/install.js';
 import { serverLicenseRoutes } from './modules/server-license/routes.js';
 import { ServerLicense } from './modules/server-license/service.js';
 import { serverRegistryRoutes } from './modules/servers/routes.js';
@@ -111,8 +113,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     title: config.title,
     netSpeedUrl: config.netSpeedUrl,
   });
+  installCatalogs(router, { db: db.kysely, clock, deployment: { special: config.roleFlag === 1 } });
   // Device side: MQTT broker (or external broker client), gateway, commands, their HTTP calls.
   const devices = await installDeviceGateway(http, router, db, clock, config, options.commandTimings);
+  installNotifications(router, { db: db.kysely, clock, commands: devices.commands, downloads: devices.downloads });
 
   await installConsoleFiles(http, config.webDist);
 

@@ -30,6 +30,8 @@ const envSchema = z.object({
   MQTT_WS: flag('on'),
   MQTT_URL: z.string().regex(/^(mqtts?|wss?):\/\//, 'must start with mqtt://, mqtts://, ws:// or wss://').optional(),
   MQTT_PUBLIC_URL: z.string().optional(),
+  /** dynsec: provision panel credentials into Mosquitto's dynamic-security plugin (external broker). */
+  MQTT_PROVISION: z.enum(['none', 'dynsec']).default('none'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -68,6 +70,8 @@ export interface MqttConfig {
   url?: string;
   /** The external broker's address as panels reach it (told to them at enrollment). */
   publicUrl?: string;
+  /** How panel credentials reach the external broker (docs/device-protocol.md section 8). */
+  provision: 'none' | 'dynsec';
 }
 
 function databaseTarget(url: string | undefined, dataDir: string): DatabaseTarget {
@@ -104,6 +108,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     platformUrl: e.PLATFORM_URL?.replace(/\/+$/, ''),
     serverReportIntervalMs: e.SERVER_REPORT_INTERVAL_MS,
     logLevel: e.LOG_LEVEL,
-    mqtt: { port: e.MQTT_TCP ? e.MQTT_PORT : null, webSocket: e.MQTT_WS, url: e.MQTT_URL, publicUrl: e.MQTT_PUBLIC_URL },
+    mqtt: { port: e.MQTT_TCP ? e.MQTT_PORT : null, webSocket: e.MQTT_WS, url: e.MQTT_URL, publicUrl: e.MQTT_PUBLIC_URL, provision: e.MQTT_PROVISION },
   };
 }

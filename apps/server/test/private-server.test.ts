@@ -79,6 +79,21 @@ describe.each(backends)('private server activation between two instances on %s',
     expect(rows[0]).toMatchObject({ state: 1, isOnline: 1 });
   });
 
+  it('filters the server list by company in any case and by the caller’s day', async () => {
+    const rows = await listed();
+    const created = rows[0]!.createDate;
+    const day = (offsetMinutes: number) => new Date(created + offsetMinutes * 60_000).toISOString().slice(0, 10);
+    const count = async (query: string) => servers.listServer.reply.parse((await admin.get(`/server/listServer?start=1&size=10&${query}`)).body).totalRecords;
+    expect(await count('companyName=lakeside%20HOSP')).toBe(1);
+    expect(await count('companyName=Lakeside_')).toBe(0);
+    expect(await count(`createDate=${day(0)}&utcOffset=0`)).toBe(1);
+    // The same moment seen from 14 hours east and west of UTC falls on other days, or not.
+    expect(await count(`createDate=${day(14 * 60)}&utcOffset=840`)).toBe(1);
+    expect(await count(`createDate=${day(0)}&utcOffset=840`)).toBe(day(0) === day(840) ? 1 : 0);
+    const impossible = await admin.get('/server/listServer?start=1&size=10&createDate=2024-13-45');
+    expect(failReply.parse(impossible.body).hhtMsg).toMatch(/date/i);
+  });
+
   it('refuses a report with a wrong secret and the server list to non-platform users', async () => {
     const forged = await new TestClient(platform.url).post('/server/report', { serverId: crypto.randomUUID(), mac: 'x', os: 'x', secret: 'x'.repeat(43) });
     expect(forged.status).toBe(403);

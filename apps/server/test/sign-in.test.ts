@@ -44,7 +44,7 @@ describe.each(backends)('sign-in and session on %s', (backend) => {
     expect(auth.login.reply.parse(login.body)).toMatchObject({ hhtStatus: 'success', program_role: '2' });
     const setCookie = login.headers.getSetCookie().find((c) => c.startsWith('pf_session='))!;
     expect(setCookie).toMatch(/HttpOnly/i);
-    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).toMatch(/SameSite=Strict/i);
 
     const who = auth.userType.reply.parse((await client.get('/platform/user/select/userType')).body);
     expect(who).toMatchObject({ userType: '4', userName: 'operator1', state: 1 });

@@ -13,6 +13,8 @@ export interface FleetOptions {
   telemetryMs?: number;
   restartDelayMs?: number;
   abnormalLogChance?: number;
+  /** Least time between two OTA progress reports of a panel. */
+  progressMs?: number;
   /** Panels connecting at once. */
   concurrency?: number;
   log?: (message: string) => void;
@@ -44,6 +46,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       telemetryMs: options.telemetryMs ?? 10_000,
       restartDelayMs: options.restartDelayMs ?? 3000,
       abnormalLogChance: options.abnormalLogChance ?? 0.01,
+      ...(options.progressMs !== undefined ? { progressMs: options.progressMs } : {}),
       sendMagicPacket: (packet) => lan.send(packet),
       log,
     });

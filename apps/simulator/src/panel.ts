@@ -1,6 +1,8 @@
 import { device } from '@panelfleet/contract';
 import mqtt, { type MqttClient } from 'mqtt';
 import { initialApps } from './apps.js';
+import { downloadVerified } from './download.js';
+import { applySettings, factorySettings, minuteOf, scheduledAction } from './settings.js';
 import { magicPacket } from './wake-on-lan.js';
 
 export interface PanelOptions {
@@ -13,6 +15,8 @@ export interface PanelOptions {
   restartDelayMs: number;
   /** Chance per telemetry tick of an abnormal log (0..1). */
   abnormalLogChance: number;
+  /** Least time between two OTA progress reports (protocol: at most every 5 s). */
+  progressMs?: number;
   sendMagicPacket(packet: Buffer): Promise<void>;
   log(message: string): void;
 }
@@ -35,12 +39,17 @@ export class SimulatedPanel {
   readonly executed: device.CommandEnvelope[] = [];
   duplicates = 0;
   lastNotification: unknown;
-  settings: unknown;
+  /** The panel's settings (spec 2 jsonData), reported on its settings topic. */
+  settings: device.SettingsReport;
   private credentials: device.EnrollmentReply | undefined;
   private client: MqttClient | undefined;
   private telemetry: NodeJS.Timeout | undefined;
   private usageSince = Date.now();
   private stopped = false;
+  /** The panel's own clock: auto power-on/off and energy saving run even while it is off. */
+  private scheduler: NodeJS.Timeout | undefined;
+  private scheduleFired: string | undefined;
+  private lastActivityAt = Date.now();
 
   constructor(private readonly options: PanelOptions) {
     const i = options.index;
@@ -72,6 +81,7 @@ export class SimulatedPanel {
       source: 'home',
       power: 'on',
     };
+    this.settings = factorySettings(this.state.machineType as device.Series);
   }
 
   get connected() {
@@ -115,6 +125,27 @@ export class SimulatedPanel {
     await this.announce(client);
     this.telemetry = setInterval(() => this.tick(), this.options.telemetryMs);
     this.telemetry.unref();
+    this.scheduler ??= setInterval(() => this.followSchedule(new Date()), 10_000);
+    this.scheduler.unref();
+  }
+
+  /** Acts on the power schedule and energy saving of the settings (called every few seconds). */
+  followSchedule(at: Date) {
+    const action = scheduledAction(
+      this.settings.platformMsg.powerOnOffSetting,
+      { running: this.power === 'on', screenOn: this.state.power === 'on', lastActivityAt: this.lastActivityAt },
+      at,
+      this.scheduleFired,
+    );
+    if (!action) return;
+    if (action !== 'standby') this.scheduleFired = minuteOf(at);
+    const failed = (err: unknown) => this.options.log(`${this.serial}: scheduled ${action} failed: ${String(err)}`);
+    if (action === 'powerOff') void this.powerOff().catch(failed);
+    else if (action === 'powerOn') void this.powerOn().catch(failed);
+    else {
+      this.state.power = 'standby';
+      void this.publish('state', { v: 1, power: 'standby' }).catch(failed);
+    }
   }
 
   private async announce(client: MqttClient) {
@@ -122,6 +153,7 @@ export class SimulatedPanel {
     await client.publishAsync(this.topic('presence'), JSON.stringify({ v: 1, online: true }), { qos: 1, retain: true });
     await this.publish('state', { v: 1, ...this.state, ts: Date.now() });
     await this.publish('apps', { v: 1, apps: this.apps });
+    await this.publish('settings', this.settings);
   }
 
   /** Powers off (order 02 or shutdown): presence offline, connection closed, Wake-on-LAN armed. */
@@ -137,6 +169,7 @@ export class SimulatedPanel {
 
   async stop() {
     this.stopped = true;
+    if (this.scheduler) clearInterval(this.scheduler);
     await this.powerOff();
   }
 
@@ -168,6 +201,7 @@ export class SimulatedPanel {
       return;
     }
     this.executed.push(cmd);
+    if (['00', '01', '04', '07', '08', 'POWERUP'].includes(cmd.order)) this.lastActivityAt = Date.now();
     void this.execute(cmd).catch((err: unknown) => this.options.log(`${this.serial}: ${cmd.order} failed: ${String(err)}`));
   }
 
@@ -205,11 +239,14 @@ export class SimulatedPanel {
         break;
       }
       case 'NOTIFY':
-        this.lastNotification = cmd.value;
+        return this.showNotification(cmd.id, cmd.value as device.OrderValue<'NOTIFY'>);
+      case 'SETTINGS': {
+        const next = applySettings(this.settings, cmd.value as device.SettingsChange);
+        if (!next) return this.ack({ v: 1, id: cmd.id, result: 'failed', detail: 'unsupported' });
+        this.settings = next;
+        await this.publish('settings', this.settings);
         break;
-      case 'SETTINGS':
-        this.settings = cmd.value;
-        break;
+      }
       case 'UNINSTALL': {
         const names = (cmd.value as { packageNames: string[] }).packageNames;
         if (this.apps.some((a) => names.includes(a.packageName) && a.appLevel === 1)) {
@@ -222,13 +259,72 @@ export class SimulatedPanel {
       case 'REPORT_APPS':
         await this.publish('apps', { v: 1, apps: this.apps });
         break;
+      case 'OTA':
+        return this.installOta(cmd.id, cmd.value as device.OtaValue);
     }
     await this.publish('state', { v: 1, brightness: this.state.brightness, volume: this.state.volume, mute: this.state.mute, source: this.state.source, power: this.state.power });
     return done();
   }
 
+  /**
+   * A notification: shown at once, or, with a custom audio, after the audio is fetched (signed URL
+   * with this panel's credentials, only from its own server) and verified; the acknowledgement
+   * says what the screen did, with the SHA-256 of the audio it played.
+   */
+  private async showNotification(id: string, notice: device.OrderValue<'NOTIFY'>) {
+    if (notice.audioUrl === undefined) {
+      this.lastNotification = notice;
+      return this.ack({ v: 1, id, result: 'succeeded', detail: notice.level === 0 ? `shown, alarm ${notice.audio ?? 1}` : 'shown' });
+    }
+    await this.ack({ v: 1, id, result: 'received' });
+    if (new URL(notice.audioUrl).origin !== new URL(this.options.serverUrl).origin || !notice.audioSha256 || !notice.audioSize) {
+      return this.ack({ v: 1, id, result: 'failed', detail: 'download' });
+    }
+    const creds = this.credentials!;
+    const result = await downloadVerified({
+      url: notice.audioUrl, size: notice.audioSize, sha256: notice.audioSha256, username: creds.username, password: creds.password, progress: () => undefined,
+    });
+    if (!result.ok) {
+      this.options.log(`${this.serial}: notification audio failed: ${result.reason}`);
+      return this.ack({ v: 1, id, result: 'failed', detail: result.detail });
+    }
+    this.lastNotification = notice;
+    return this.ack({ v: 1, id, result: 'succeeded', detail: `shown, played audio ${notice.audioSha256}` });
+  }
+
+  /** OTA (protocol section 6): received, download with progress and resume, SHA-256, install, new version. */
+  private async installOta(id: string, ota: device.OtaValue) {
+    await this.ack({ v: 1, id, result: 'received' });
+    const creds = this.credentials!;
+    let reportedAt = 0;
+    this.state.otaCurrent = 0;
+    this.state.otaTotal = ota.size;
+    await this.publish('state', { v: 1, otaCurrent: 0, otaTotal: ota.size });
+    const result = await downloadVerified({
+      url: ota.url, size: ota.size, sha256: ota.sha256, username: creds.username, password: creds.password,
+      progress: (received, total) => {
+        this.state.otaCurrent = received;
+        if (Date.now() - reportedAt < (this.options.progressMs ?? 5000) || received === total) return;
+        reportedAt = Date.now();
+        void this.publish('state', { v: 1, otaCurrent: received, otaTotal: total }).catch((err: unknown) => this.options.log(`${this.serial}: progress: ${String(err)}`));
+      },
+    });
+    if (!result.ok) {
+      this.options.log(`${this.serial}: OTA ${ota.version} failed: ${result.reason}`);
+      await this.publish('state', { v: 1, otaCurrent: this.state.otaCurrent, otaTotal: ota.size });
+      return this.ack({ v: 1, id, result: 'failed', detail: result.detail });
+    }
+    this.state.otaVersion = ota.version;
+    this.state.otaCurrent = ota.size;
+    await this.publish('state', { v: 1, otaVersion: ota.version, otaCurrent: ota.size, otaTotal: ota.size });
+    return this.ack({ v: 1, id, result: 'succeeded', ...(result.resumed ? { detail: `resumed ${result.resumed}x` } : {}) });
+  }
+
   private async virtualKey(cmd: device.CommandEnvelope, key: device.VirtualKey) {
-    if (key === 'power') {
+    // In energy-saving standby any key wakes the screen, the power key included.
+    const waking = this.state.power === 'standby';
+    if (waking) this.state.power = 'on';
+    if (key === 'power' && !waking) {
       await this.ack({ v: 1, id: cmd.id, result: 'succeeded' });
       return this.powerOff();
     }
@@ -236,7 +332,7 @@ export class SimulatedPanel {
     if (key === 'volumeDown') this.state.volume = Math.max(0, this.state.volume - 5);
     if (key === 'mute') this.state.mute = !this.state.mute;
     if (key === 'home') this.state.source = 'home';
-    await this.publish('state', { v: 1, volume: this.state.volume, mute: this.state.mute, source: this.state.source });
+    await this.publish('state', { v: 1, volume: this.state.volume, mute: this.state.mute, source: this.state.source, power: this.state.power });
     await this.ack({ v: 1, id: cmd.id, result: 'succeeded' });
   }
 

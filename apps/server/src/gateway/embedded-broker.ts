@@ -13,7 +13,7 @@ export interface EmbeddedBrokerOptions {
   host: string;
   /** WebSocket endpoint on the HTTP server, or null to disable it. */
   webSocket: { server: HttpServer; path: string } | null;
-  directory: DeviceDirectory;
+  directory: Pick<DeviceDirectory, 'verify'>;
   log: GatewayLog;
 }
 
@@ -65,7 +65,12 @@ export class EmbeddedBroker implements DeviceTransport {
         const topic = device.parseDeviceTopic(packet.topic);
         const allowed = topic !== undefined && topic.deviceKey === client.id && topic.kind !== device.COMMAND_KIND;
         const retainAllowed = !packet.retain || topic?.kind === 'presence';
-        if (allowed && retainAllowed) return done(null);
+        if (allowed && retainAllowed) {
+          // Presence comes from connections here, so the broker never stores it: a retained
+          // message per panel would make every SUBSCRIBE scan all of them (O(N) per connect).
+          if (packet.retain) packet.retain = false;
+          return done(null);
+        }
         log.warn({ deviceKey: client.id, topic: packet.topic }, 'device publish refused; disconnecting it');
         done(new Error('publish not allowed'));
       },
@@ -101,7 +106,10 @@ export class EmbeddedBroker implements DeviceTransport {
               (packet, callback) => {
                 const topic = device.parseDeviceTopic(packet.topic);
                 if (topic) handlers.message(topic.deviceKey, kind, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload));
-                callback();
+                // Not synchronously: when thousands of messages queue up in Aedes' emitter, each
+                // synchronous completion starts the next message one frame deeper, until the stack
+                // overflows (seen with 10,000 panels acknowledging a label command).
+                process.nextTick(callback);
               },
               resolve,
             ),
@@ -140,6 +148,17 @@ export class EmbeddedBroker implements DeviceTransport {
     return new Promise((resolve, reject) =>
       broker.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (err) => (err ? reject(err) : resolve())),
     );
+  }
+
+  /** Topics the broker keeps retained messages for (none in normal operation; diagnostics and tests). */
+  async retainedTopics(): Promise<string[]> {
+    const broker = this.broker;
+    if (!broker) return [];
+    const topics: string[] = [];
+    // Aedes' typings omit its persistence; this is the documented aedes-persistence interface.
+    const { persistence } = broker as unknown as { persistence: { createRetainedStream(pattern: string): AsyncIterable<{ topic: string }> } };
+    for await (const packet of persistence.createRetainedStream('#')) topics.push(packet.topic);
+    return topics;
   }
 
   async close(): Promise<void> {

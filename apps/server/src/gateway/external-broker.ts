@@ -1,6 +1,15 @@
 import { device } from '@panelfleet/contract';
 import mqtt, { type MqttClient } from 'mqtt';
+import { DYNSEC_CONTROL_TOPIC, DYNSEC_RESPONSE_TOPIC, enableCommands, provisionCommands, unexpectedErrors, type DynsecCommand, type DynsecResponse } from './dynsec.js';
 import type { DeviceTransport, GatewayLog, TransportHandlers } from './transport.js';
+
+/** Keeps a broker's own user database in step with the panels' credentials (enrollment, disabling). */
+export interface CredentialSync {
+  credentialsChanged(deviceKey: string, password: string): Promise<void>;
+  enabledChanged(deviceKey: string, enabled: boolean): Promise<void>;
+}
+
+const CONTROL_TIMEOUT_MS = 10_000;
 
 /**
  * An external broker (Mosquitto, EMQX) reached as a privileged client. Data topics come through a
@@ -8,23 +17,32 @@ import type { DeviceTransport, GatewayLog, TransportHandlers } from './transport
  * panels' last wills) is read by every instance. The broker enforces the device ACL itself
  * (docs/device-protocol.md, "External broker").
  */
-export class ExternalBroker implements DeviceTransport {
+export class ExternalBroker implements DeviceTransport, CredentialSync {
   readonly description: string;
   private client: MqttClient | undefined;
+  /** Dynsec requests go one at a time: its responses carry no correlation id. */
+  private control: Promise<unknown> = Promise.resolve();
+  private pendingResponse: ((responses: DynsecResponse[]) => void) | undefined;
 
   constructor(
     private readonly url: string,
     private readonly log: GatewayLog,
+    /** 'dynsec': provision panel credentials into Mosquitto's dynamic-security plugin. */
+    private readonly provisioning: 'none' | 'dynsec' = 'none',
     private readonly clientId = `panelfleet-server-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
   ) {
-    this.description = `external broker ${new URL(url).host}`;
+    this.description = `external broker ${new URL(url).host}${provisioning === 'dynsec' ? ' (dynamic-security provisioning)' : ''}`;
   }
 
   async start(handlers: TransportHandlers): Promise<void> {
-    const client = await mqtt.connectAsync(this.url, { clientId: this.clientId, clean: true, reconnectPeriod: 1000, protocolVersion: 5 });
+    // Credentials may come in the URL (mqtt://user:password@host:port); passed explicitly.
+    const parsed = new URL(this.url);
+    const credentials = parsed.username ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) } : {};
+    const client = await mqtt.connectAsync(this.url, { clientId: this.clientId, clean: true, reconnectPeriod: 1000, protocolVersion: 5, ...credentials });
     this.client = client;
     client.on('error', (err) => this.log.error({ err }, 'external broker error'));
     client.on('message', (topicName, payload) => {
+      if (topicName === DYNSEC_RESPONSE_TOPIC) return this.controlResponse(payload);
       const topic = device.parseDeviceTopic(topicName);
       if (!topic || topic.kind === device.COMMAND_KIND) return;
       if (topic.kind !== 'presence') return handlers.message(topic.deviceKey, topic.kind, payload);
@@ -41,7 +59,45 @@ export class ExternalBroker implements DeviceTransport {
     await client.subscribeAsync([
       ...dataKinds.map((kind) => `$share/${device.SERVER_SHARE_GROUP}/${device.TOPIC_ROOT}/+/${kind}`),
       `${device.TOPIC_ROOT}/+/presence`,
+      ...(this.provisioning === 'dynsec' ? [DYNSEC_RESPONSE_TOPIC] : []),
     ], { qos: 1 });
+  }
+
+  async credentialsChanged(deviceKey: string, password: string) {
+    if (this.provisioning === 'dynsec') await this.dynsec(provisionCommands(deviceKey, password));
+  }
+
+  async enabledChanged(deviceKey: string, enabled: boolean) {
+    if (this.provisioning === 'dynsec') await this.dynsec(enableCommands(deviceKey, enabled));
+  }
+
+  /** Sends dynsec commands and fails unless every one succeeded (a delete of nothing is fine). */
+  private dynsec(commands: DynsecCommand[]): Promise<void> {
+    const run = async () => {
+      const client = this.client;
+      if (!client) throw new Error('external broker not connected');
+      const answered = new Promise<DynsecResponse[]>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no answer from the dynamic-security plugin')), CONTROL_TIMEOUT_MS);
+        this.pendingResponse = (responses) => {
+          clearTimeout(timer);
+          resolve(responses);
+        };
+      });
+      await client.publishAsync(DYNSEC_CONTROL_TOPIC, JSON.stringify({ commands }), { qos: 1 });
+      const errors = unexpectedErrors(commands, await answered);
+      if (errors.length) throw new Error(`dynamic-security refused: ${errors.join('; ')}`);
+    };
+    const next = this.control.then(run, run);
+    this.control = next.catch(() => undefined);
+    return next;
+  }
+
+  private controlResponse(payload: Buffer) {
+    const parsed = safeJson(payload) as { responses?: DynsecResponse[] } | undefined;
+    const resolve = this.pendingResponse;
+    this.pendingResponse = undefined;
+    if (!resolve) return this.log.warn({}, 'unexpected dynamic-security response');
+    resolve(Array.isArray(parsed?.responses) ? parsed.responses : [{ command: 'unknown', error: 'malformed response' }]);
   }
 
   async publish(topic: string, payload: string): Promise<void> {

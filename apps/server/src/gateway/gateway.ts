@@ -6,6 +6,7 @@ import type { DeviceRepository } from '../modules/devices/repository.js';
 import { stateToColumns } from '../modules/devices/state-columns.js';
 import { BatchWriter } from './batch-writer.js';
 import type { DeviceDirectory, KnownDevice } from './device-directory.js';
+import type { DeviceStateStore } from './state-store.js';
 import type { DeviceTransport, GatewayLog } from './transport.js';
 
 /** What the command service needs to hear from the gateway. */
@@ -13,6 +14,9 @@ export interface CommandSink {
   deviceReady(known: KnownDevice): void;
   acknowledge(known: KnownDevice, ack: device.CommandAck): void;
 }
+
+/** Where complete settings reports go (the device detail module stores them). */
+export type SettingsSink = (known: KnownDevice, report: device.SettingsReport) => Promise<void>;
 
 export interface GatewayStats {
   received: number;
@@ -26,6 +30,7 @@ const payloadSchemas = {
   ack: device.commandAck,
   log: device.abnormalLog,
   presence: device.presence,
+  settings: device.settingsReport,
 } as const;
 
 /**
@@ -37,6 +42,7 @@ export class DeviceGateway {
   private online = new Map<string, number>();
   private ready = new Set<string>();
   private sink: CommandSink | undefined;
+  private settingsSink: SettingsSink | undefined;
   private readonly stateWriter: BatchWriter<{ id: number; set: Updateable<DevicesTable> }>;
 
   constructor(
@@ -45,15 +51,20 @@ export class DeviceGateway {
     private readonly devices: DeviceRepository,
     private readonly clock: Clock,
     private readonly log: GatewayLog,
+    states: DeviceStateStore,
   ) {
     this.stateWriter = new BatchWriter(
-      (items) => this.devices.applyUpdates(mergeById(items)),
+      (items) => states.apply(mergeById(items)),
       (err, count) => this.log.error({ err, count }, 'device state batch failed'),
     );
   }
 
   setCommandSink(sink: CommandSink) {
     this.sink = sink;
+  }
+
+  setSettingsSink(sink: SettingsSink) {
+    this.settingsSink = sink;
   }
 
   get description() {
@@ -154,6 +165,10 @@ export class DeviceGateway {
       }
       case 'ack':
         this.sink?.acknowledge(known, data as device.CommandAck);
+        break;
+      case 'settings':
+        if (this.settingsSink) this.settingsSink(known, data as device.SettingsReport).catch(failed('settings'));
+        else this.drop(known.deviceKey, kind, 'no settings store');
         break;
       case 'presence':
         break;

@@ -3,16 +3,22 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Router } from '../http/router.js';
+import path from 'node:path';
 import { commandRoutes } from '../modules/commands/routes.js';
 import { CommandRepository } from '../modules/commands/repository.js';
 import { CommandService, DEFAULT_TIMINGS, type CommandTimings } from '../modules/commands/service.js';
 import { EnrollmentRepository } from '../modules/devices/enrollment-repository.js';
 import { DeviceRepository } from '../modules/devices/repository.js';
-import { deviceRoutes } from '../modules/devices/routes.js';
+import { installDeviceList } from '../modules/devices/install.js';
 import { DeviceService } from '../modules/devices/service.js';
+import { downloadRoutes } from '../modules/downloads/routes.js';
+import { DownloadService } from '../modules/downloads/service.js';
+import { UrlSigner } from '../modules/downloads/signing.js';
+import { loadPepper } from '../security/pepper.js';
 import { LabelRepository } from '../modules/labels/repository.js';
-import { labelRoutes } from '../modules/labels/routes.js';
+import { installDeviceDetail } from '../modules/device-detail/install.js';
 import { DeviceDirectory } from './device-directory.js';
+import { DeviceStateStore } from './state-store.js';
 import { EmbeddedBroker } from './embedded-broker.js';
 import { ExternalBroker } from './external-broker.js';
 import { DeviceGateway } from './gateway.js';
@@ -21,6 +27,8 @@ import type { DeviceTransport } from './transport.js';
 export interface DeviceStack {
   gateway: DeviceGateway;
   commands: CommandService;
+  /** Files panels download (OTA, APK) under DATA_DIR/files, as signed device-bound URLs. */
+  downloads: DownloadService;
   /** The embedded broker's TCP port (after start), undefined with an external broker. */
   mqttPort: number | undefined;
   stop(): Promise<void>;
@@ -48,10 +56,12 @@ export async function installDeviceGateway(
         directory,
         log: http.log,
       });
-  const transport: DeviceTransport = embedded ?? new ExternalBroker(config.mqtt.url!, http.log);
-  const gateway = new DeviceGateway(transport, directory, devices, clock, http.log);
+  const external = embedded ? undefined : new ExternalBroker(config.mqtt.url!, http.log, config.mqtt.provision);
+  const transport: DeviceTransport = embedded ?? external!;
+  const gateway = new DeviceGateway(transport, directory, devices, clock, http.log, new DeviceStateStore(db.kysely, db.dialect));
+  const downloads = new DownloadService(path.join(config.dataDir, 'files'), UrlSigner.fromPepper(loadPepper(config.passwordPepper, config.dataDir)), config.baseUrl, clock);
   const commandRepository = new CommandRepository(db.kysely);
-  const commands = new CommandService(commandRepository, devices, gateway, clock, http.log, { ...DEFAULT_TIMINGS, ...timings });
+  const commands = new CommandService(commandRepository, devices, gateway, clock, http.log, { ...DEFAULT_TIMINGS, ...timings }, downloads);
   gateway.setCommandSink(commands);
 
   const labels = new LabelRepository(db.kysely);
@@ -62,12 +72,27 @@ export async function installDeviceGateway(
         ...(config.mqtt.port !== null ? [`mqtt://${host.hostname}:${config.mqtt.port}`] : []),
         ...(config.mqtt.webSocket ? [`${host.protocol === 'https:' ? 'wss' : 'ws'}://${host.host}/mqtt`] : []),
       ];
-  const deviceService = new DeviceService(devices, new EnrollmentRepository(db.kysely), clock, { mqttUrls, keepaliveSeconds: KEEPALIVE_SECONDS }, (key) =>
-    directory.forget(key),
-  );
-  deviceRoutes(router, { devices: deviceService, isOnline: gateway.isOnline });
-  labelRoutes(router, { labels, clock });
+  const deviceService = new DeviceService(devices, new EnrollmentRepository(db.kysely), clock, { mqttUrls, keepaliveSeconds: KEEPALIVE_SECONDS }, async (key, password) => {
+    directory.forget(key);
+    await external?.credentialsChanged(key, password);
+  });
+  /** A device was edited (enabled or disabled): forget its cached credentials, tell an external broker. */
+  const deviceChanged = (key: string) => {
+    directory.forget(key);
+    if (!external) return;
+    devices
+      .findCredentials(key)
+      .then((found) => (found ? external.enabledChanged(key, found.state === 1) : undefined))
+      .catch((err: unknown) => http.log.error({ err, deviceKey: key }, 'device state not synced to the external broker'));
+  };
+  installDeviceList(router, {
+    db, clock, devices: deviceService, repository: devices, isOnline: gateway.isOnline,
+    forget: deviceChanged,
+    logError: (err, message) => http.log.error({ err }, message),
+  });
   commandRoutes(router, { commands, repository: commandRepository, devices, labels });
+  installDeviceDetail(router, { db, clock, devices, gateway, commands, commandRecords: commandRepository });
+  downloadRoutes(http, downloads, (key, password) => directory.verify(key, password));
 
   await gateway.start();
   commands.start();
@@ -75,6 +100,7 @@ export async function installDeviceGateway(
   return {
     gateway,
     commands,
+    downloads,
     mqttPort: embedded?.port,
     async stop() {
       await commands.stop();

@@ -1,9 +1,13 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { CommandsTable, CommandStatus, Database } from '../../db/schema.js';
+import { containsFolded } from '../../db/search.js';
 
 export type CommandRecord = Selectable<CommandsTable>;
 export const OPEN_STATUSES: CommandStatus[] = ['queued', 'sent', 'delivered'];
 const CHUNK = 500;
+
+/** What the command service needs to know about a command an acknowledgement changed. */
+export type SettledCommand = Pick<CommandRecord, 'id' | 'device_id' | 'order_code' | 'status' | 'relay_for'>;
 
 export interface AckUpdate {
   id: string;
@@ -76,21 +80,39 @@ export class CommandRepository {
       .execute();
   }
 
-  /** Applies acknowledgements in one transaction; a final state never changes again. */
-  async applyAcks(acks: AckUpdate[], now: number): Promise<CommandRecord[]> {
+  /**
+   * Applies acknowledgements in one transaction, set-based: one UPDATE per (result, detail) and
+   * chunk, matching (id, device_id) pairs so a panel can only settle its own commands. A final
+   * state never changes again; within a batch a final result wins over `received`.
+   */
+  async applyAcks(acks: AckUpdate[], now: number): Promise<SettledCommand[]> {
+    const byId = new Map<string, AckUpdate>();
+    for (const ack of acks) {
+      const seen = byId.get(ack.id);
+      if (!seen || (seen.status === 'delivered' && ack.status !== 'delivered')) byId.set(ack.id, ack);
+    }
+    const groups = new Map<string, AckUpdate[]>();
+    for (const ack of byId.values()) {
+      const key = `${ack.status}\u0000${ack.detail}`;
+      const group = groups.get(key);
+      if (group) group.push(ack);
+      else groups.set(key, [ack]);
+    }
     return this.db.transaction().execute(async (trx) => {
-      const changed: CommandRecord[] = [];
-      for (const ack of acks) {
-        const from: CommandStatus[] = ack.status === 'delivered' ? ['queued', 'sent'] : OPEN_STATUSES;
-        const row = await trx
-          .updateTable('commands')
-          .set({ status: ack.status, detail: ack.detail, updated_at: now })
-          .where('id', '=', ack.id)
-          .where('device_id', '=', ack.deviceId)
-          .where('status', 'in', from)
-          .returningAll()
-          .executeTakeFirst();
-        if (row) changed.push(row);
+      const changed: SettledCommand[] = [];
+      for (const group of groups.values()) {
+        const { status, detail } = group[0]!;
+        const from: CommandStatus[] = status === 'delivered' ? ['queued', 'sent'] : OPEN_STATUSES;
+        for (const part of chunks(group)) {
+          const rows = await trx
+            .updateTable('commands')
+            .set({ status, detail, updated_at: now })
+            .where((eb) => eb(eb.refTuple('id', 'device_id'), 'in', part.map((a) => eb.tuple(a.id, a.deviceId))))
+            .where('status', 'in', from)
+            .returning(['id', 'device_id', 'order_code', 'status', 'relay_for'])
+            .execute();
+          changed.push(...rows);
+        }
       }
       return changed;
     });
@@ -106,14 +128,17 @@ export class CommandRepository {
     return Number(result.numUpdatedRows);
   }
 
-  async succeedPowerUps(deviceId: number, now: number) {
-    await this.db
-      .updateTable('commands')
-      .set({ status: 'succeeded', detail: 'online', updated_at: now })
-      .where('device_id', '=', deviceId)
-      .where('order_code', '=', 'POWERUP')
-      .where('status', 'in', OPEN_STATUSES)
-      .execute();
+  /** POWERUP commands of panels that have just connected are done. */
+  async succeedPowerUps(deviceIds: number[], now: number) {
+    for (const part of chunks(deviceIds)) {
+      await this.db
+        .updateTable('commands')
+        .set({ status: 'succeeded', detail: 'online', updated_at: now })
+        .where('device_id', 'in', part)
+        .where('order_code', '=', 'POWERUP')
+        .where('status', 'in', OPEN_STATUSES)
+        .execute();
+    }
   }
 
   findOne(orgId: number, id: string) {
@@ -128,7 +153,8 @@ export class CommandRepository {
       .leftJoin('users', 'users.id', 'commands.created_by')
       .where('commands.org_id', '=', orgId)
       .where('commands.order_code', '!=', 'WAKE');
-    if (filter.deviceName) query = query.where('devices.name', 'like', `%${filter.deviceName.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
+    // Any part of the name, any case, wildcards taken literally, in both engines.
+    if (filter.deviceName) query = query.where(containsFolded('devices.name', filter.deviceName));
     if (filter.from !== undefined) query = query.where('commands.created_at', '>=', filter.from);
     if (filter.to !== undefined) query = query.where('commands.created_at', '<', filter.to);
     const [rows, total] = await Promise.all([

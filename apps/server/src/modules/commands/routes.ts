@@ -1,4 +1,4 @@
-import { device, translate } from '@panelfleet/contract';
+import { dayBounds, device, translate } from '@panelfleet/contract';
 import { AppError } from '../../http/app-error.js';
 import type { Router } from '../../http/router.js';
 import type { DeviceRepository } from '../devices/repository.js';
@@ -8,7 +8,6 @@ import type { CommandRepository } from './repository.js';
 import type { CommandService } from './service.js';
 
 const FEEDBACK_STATUS = { queued: 'sent', sent: 'sent', delivered: 'sent', succeeded: 'success', failed: 'fail', expired: 'fail' } as const;
-const DAY_MS = 86_400_000;
 
 function orderValue(order: device.Order, raw: string | undefined) {
   const parsed = device.parseOrderValue(order, raw);
@@ -23,9 +22,12 @@ export function commandRoutes(
   const oneDevice = async (orgId: number, deviceId: number) => {
     const found = await deps.devices.findById(orgId, deviceId);
     if (!found) throw new AppError('device.notFound', 404);
+    if (found.state !== 1) throw new AppError('device.disabled', 409);
     return { id: found.id, deviceKey: found.device_key };
   };
   const labelDevices = async (orgId: number, tagIds: number[]) => {
+    // Every label must be the caller's: another tenant's id refuses the whole command.
+    if ((await deps.labels.ownedCount(orgId, tagIds)) !== new Set(tagIds).size) throw new AppError('label.notFound', 404);
     const targets = await deps.labels.devicesOf(orgId, tagIds);
     if (!targets.length) throw new AppError('command.noDevices', 400);
     return targets;
@@ -33,7 +35,7 @@ export function commandRoutes(
 
   router.add(device.sendCommandByDeviceId, async ({ session, params, language }) => {
     const orgId = requireDeviceOperator(session.user);
-    if (params.order === 'WAKE') throw new AppError('command.orderInvalid', 400);
+    if (device.SERVER_ONLY_ORDERS.includes(params.order)) throw new AppError('command.orderInvalid', 400);
     const value = orderValue(params.order, params.value);
     const [commandId] = await deps.commands.create(orgId, session.user.id, [await oneDevice(orgId, params.deviceId)], params.order, value);
     return { hhtStatus: 'success', hhtMsg: translate(language, 'command.sent'), dataObject: { commandId: commandId! } };
@@ -61,11 +63,11 @@ export function commandRoutes(
 
   router.add(device.listFeedback, async ({ session, params }) => {
     const orgId = requireDeviceOperator(session.user);
-    const from = params.createDate ? Date.parse(`${params.createDate}T00:00:00Z`) : undefined;
+    const day = params.createDate ? dayBounds(params.createDate, params.utcOffset) : undefined;
     const { rows, total } = await deps.repository.feedbackPage(orgId, (Math.max(1, params.start) - 1) * params.size, params.size, {
       deviceName: params.deviceName || undefined,
-      from,
-      to: from === undefined ? undefined : from + DAY_MS,
+      from: day?.from,
+      to: day?.to,
     });
     return {
       hhtStatus: 'success',

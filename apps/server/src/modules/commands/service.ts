@@ -8,6 +8,9 @@ import type { CommandSink, DeviceGateway } from '../../gateway/gateway.js';
 import { BatchWriter } from '../../gateway/batch-writer.js';
 import type { GatewayLog } from '../../gateway/transport.js';
 import type { DeviceRepository } from '../devices/repository.js';
+import { otaEnvelopeValue, storedOta } from '../downloads/ota.js';
+import type { DownloadService, RegisteredFile } from '../downloads/service.js';
+import { noticeEnvelopeValue } from '../notifications/stored-notice.js';
 import type { AckUpdate, CommandRecord, CommandRepository } from './repository.js';
 import { broadcastAddress, sameLan } from './wake-relay.js';
 
@@ -24,6 +27,8 @@ export interface CommandTimings {
 
 export const DEFAULT_TIMINGS: CommandTimings = { ttlMs: 10 * 60_000, retryMs: 15_000, tickMs: 1000, publishBatch: 500 };
 const MAX_WAKE_RELAYS = 2;
+/** An OTA download may take long: its command lives a day (each publish signs a fresh one-hour URL). */
+export const OTA_TTL_MS = 24 * 60 * 60_000;
 
 interface Target {
   id: number;
@@ -50,6 +55,7 @@ export class CommandService implements CommandSink {
     private readonly clock: Clock,
     private readonly log: GatewayLog,
     private readonly timings: CommandTimings = DEFAULT_TIMINGS,
+    private readonly downloads?: DownloadService,
   ) {
     this.acks = new BatchWriter(
       (items) => this.applyAcks(items),
@@ -71,7 +77,7 @@ export class CommandService implements CommandSink {
   }
 
   /** Records one command per target, then publishes to the targets that listen now. */
-  async create(orgId: number, userId: number | null, targets: Target[], order: device.Order, value: unknown): Promise<string[]> {
+  async create(orgId: number, userId: number | null, targets: Target[], order: device.Order, value: unknown, ttlMs = this.timings.ttlMs): Promise<string[]> {
     const now = this.clock.now();
     const rows: Insertable<CommandsTable>[] = targets.map((t) => ({
       id: crypto.randomUUID(),
@@ -80,7 +86,7 @@ export class CommandService implements CommandSink {
       order_code: order,
       value: JSON.stringify(value ?? null),
       status: 'queued',
-      expires_at: now + this.timings.ttlMs,
+      expires_at: now + ttlMs,
       created_by: userId,
       relay_for: null,
       created_at: now,
@@ -90,6 +96,15 @@ export class CommandService implements CommandSink {
     const keys = new Map(targets.map((t) => [t.id, t.deviceKey]));
     this.inBackground(this.dispatch(rows as CommandRecord[], keys));
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * Sends an OTA update of a registered file (DownloadService.register) to these panels; each
+   * panel gets its own signed URL whenever the command is published.
+   */
+  sendOta(orgId: number, userId: number | null, targets: Target[], file: RegisteredFile, version: string, ttlMs = OTA_TTL_MS): Promise<string[]> {
+    if (!this.downloads) throw new Error('OTA needs the download service');
+    return this.create(orgId, userId, targets, 'OTA', storedOta(file, version), ttlMs);
   }
 
   deviceReady(known: KnownDevice) {
@@ -140,10 +155,8 @@ export class CommandService implements CommandSink {
 
   private async deliverPending(batch: KnownDevice[]) {
     const now = this.clock.now();
-    for (const known of batch) {
-      this.readyKeys.set(known.id, known.deviceKey);
-      await this.commands.succeedPowerUps(known.id, now);
-    }
+    for (const known of batch) this.readyKeys.set(known.id, known.deviceKey);
+    await this.commands.succeedPowerUps(batch.map((k) => k.id), now);
     const pending = await this.commands.pendingFor(batch.map((k) => k.id), now);
     await this.dispatch(pending, new Map(batch.map((k) => [k.id, k.deviceKey])));
   }
@@ -159,7 +172,12 @@ export class CommandService implements CommandSink {
     }
     for (let i = 0; i < sendable.length; i += this.timings.publishBatch) {
       const part = sendable.slice(i, i + this.timings.publishBatch);
-      await Promise.all(part.map((row) => this.gateway.sendCommand(keys.get(row.device_id)!, envelopeOf(row))));
+      await Promise.all(
+        part.map((row) => {
+          const key = keys.get(row.device_id)!;
+          return this.gateway.sendCommand(key, this.envelope(row, key));
+        }),
+      );
       await this.commands.markSent(part.map((r) => r.id), this.clock.now());
     }
   }
@@ -173,7 +191,7 @@ export class CommandService implements CommandSink {
     if (this.gateway.isReady(deviceKey)) {
       const target = await this.devices.findById(row.org_id, row.device_id);
       if (target?.power === 'standby') {
-        await this.gateway.sendCommand(deviceKey, envelopeOf(row));
+        await this.gateway.sendCommand(deviceKey, this.envelope(row, deviceKey));
         await this.commands.markSent([row.id], now);
       } else await this.commands.setStatus([row.id], 'succeeded', 'alreadyOn', now);
       return;
@@ -214,6 +232,15 @@ export class CommandService implements CommandSink {
     const changed = await this.commands.applyAcks(items, this.clock.now());
     const relayed = changed.filter((c) => c.order_code === 'WAKE' && c.status === 'succeeded' && c.relay_for).map((c) => c.relay_for!);
     if (relayed.length) await this.commands.setStatus(relayed, 'delivered', 'wakeSent', this.clock.now());
+  }
+
+  /** The envelope as this panel receives it: an OTA's file, a notification's audio, becomes a URL signed for it now. */
+  private envelope(row: CommandRecord, deviceKey: string): device.CommandEnvelope {
+    const envelope = envelopeOf(row);
+    if (row.order_code === 'NOTIFY') return { ...envelope, value: noticeEnvelopeValue(this.downloads, envelope.value, deviceKey) };
+    if (row.order_code !== 'OTA') return envelope;
+    if (!this.downloads) throw new Error('OTA needs the download service');
+    return { ...envelope, value: otaEnvelopeValue(this.downloads, envelope.value, deviceKey) };
   }
 
   private inBackground(work: Promise<unknown>) {

@@ -1,13 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { contains } from '../../db/search.js';
+import { containsFolded } from '../../db/search.js';
 
 export class ConsoleUserRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   private scoped(orgId: number, userName?: string) {
     let query = this.db.selectFrom('users').where('org_id', '=', orgId).where('user_type', 'in', ['3', '4']);
-    if (userName) query = query.where(contains('users.user_name', userName));
+    if (userName) query = query.where(containsFolded('users.user_name', userName));
     return query;
   }
 

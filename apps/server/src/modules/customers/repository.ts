@@ -1,6 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { contains } from '../../db/search.js';
+import { containsFolded } from '../../db/search.js';
 import type { CustomerScope } from './policy.js';
 
 type CustomerQuery = SelectQueryBuilder<Database, 'users' | 'organisations', object>;
@@ -17,7 +17,7 @@ export class CustomerRepository {
       .where('users.user_type', '=', '2');
     if (scope.kind === 'children') query = query.where('organisations.parent_id', '=', scope.parentId);
     if (scope.kind === 'own') query = query.where('organisations.id', '=', scope.orgId);
-    if (userName) query = query.where(contains('users.user_name', userName));
+    if (userName) query = query.where(containsFolded('users.user_name', userName));
     return query;
   }
 

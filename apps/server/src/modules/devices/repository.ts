@@ -68,14 +68,9 @@ export class DeviceRepository {
     return keys.filter((k) => owned.has(k));
   }
 
-  async page(orgId: number, offset: number, size: number, name?: string) {
-    let query = this.db.selectFrom('devices').where('org_id', '=', orgId);
-    if (name) query = query.where('name', 'like', `%${name.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
-    const [rows, total] = await Promise.all([
-      query.selectAll().orderBy('name').orderBy('id').limit(size).offset(offset).execute(),
-      query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(total.n) };
+  /** What an operator may change: name, remark, state (1 enabled, 0 disabled). */
+  async updateEditable(orgId: number, id: number, set: { name: string; remark: string; state: number }) {
+    await this.db.updateTable('devices').set(set).where('org_id', '=', orgId).where('id', '=', id).execute();
   }
 
   async tagsOf(orgId: number, deviceIds: number[]): Promise<Map<number, string[]>> {

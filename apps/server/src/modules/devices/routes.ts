@@ -1,9 +1,18 @@
-import { device } from '@panelfleet/contract';
+import { device, translate } from '@panelfleet/contract';
 import type { Router } from '../../http/router.js';
+import type { DeviceEditService } from './edit-service.js';
+import type { DeviceListService } from './list-service.js';
 import { requireDeviceOperator } from './policy.js';
 import type { DeviceService } from './service.js';
 
-export function deviceRoutes(router: Router, deps: { devices: DeviceService; isOnline: (deviceKey: string) => boolean }) {
+export interface DeviceRouteDeps {
+  devices: DeviceService;
+  list: DeviceListService;
+  edit: DeviceEditService;
+  isOnline: (deviceKey: string) => boolean;
+}
+
+export function deviceRoutes(router: Router, deps: DeviceRouteDeps) {
   router.add(device.enroll, async ({ params }) => ({ hhtStatus: 'success', dataObject: await deps.devices.enroll(params) }));
 
   router.add(device.getEnrollmentSecret, async ({ session }) => ({
@@ -17,8 +26,8 @@ export function deviceRoutes(router: Router, deps: { devices: DeviceService; isO
   }));
 
   router.add(device.listDevices, async ({ session, params }) => {
-    const { rows, total } = await deps.devices.page(requireDeviceOperator(session.user), params, deps.isOnline);
-    return { hhtStatus: 'success', listObject: rows, totalRecords: total };
+    const page = await deps.list.page(requireDeviceOperator(session.user), params, deps.isOnline);
+    return { hhtStatus: 'success', listObject: page.rows, totalRecords: page.total, ...(page.cursor ? { cursor: page.cursor } : {}) };
   });
 
   router.add(device.listIsOnlineByDeviceKey, async ({ session, params }) => {
@@ -26,5 +35,11 @@ export function deviceRoutes(router: Router, deps: { devices: DeviceService; isO
     const keys = await deps.devices.ownedKeys(requireDeviceOperator(session.user), asked);
     const listObject = keys.map((deviceKey) => ({ deviceKey, isOnline: deps.isOnline(deviceKey) ? ('1' as const) : ('0' as const) }));
     return { hhtStatus: 'success', listObject, totalRecords: listObject.length };
+  });
+
+  router.add(device.updateDevice, async ({ session, params, ip, language }) => {
+    requireDeviceOperator(session.user);
+    await deps.edit.update(session.user, ip, params);
+    return { hhtStatus: 'success', hhtMsg: translate(language, 'deviceManage.updated') };
   });
 }

@@ -10,15 +10,18 @@ export interface EnrollmentSettings {
   keepaliveSeconds: number;
 }
 
-/** Enrollment, the company enrollment secret, and the device list as the console reads it. */
+/** Enrollment and the company enrollment secret. */
 export class DeviceService {
   constructor(
     private readonly devices: DeviceRepository,
     private readonly secrets: EnrollmentRepository,
     private readonly clock: Clock,
     private readonly settings: EnrollmentSettings,
-    /** Called when a panel's credentials change, so the gateway forgets cached ones. */
-    private readonly onCredentialsChanged: (deviceKey: string) => void,
+    /**
+     * Called when a panel's credentials change (before the reply), so the gateway forgets cached
+     * ones and an external broker learns the new password.
+     */
+    private readonly onCredentialsChanged: (deviceKey: string, password: string) => void | Promise<void>,
   ) {}
 
   async enrollmentSecret(orgId: number) {
@@ -55,7 +58,7 @@ export class DeviceService {
         ...reported,
       });
     }
-    this.onCredentialsChanged(request.serial);
+    await this.onCredentialsChanged(request.serial, password);
     return {
       v: device.PROTOCOL_VERSION,
       deviceKey: request.serial,
@@ -71,13 +74,6 @@ export class DeviceService {
   /** The listed keys that belong to the organisation (presence is never told across companies). */
   ownedKeys(orgId: number, keys: string[]): Promise<string[]> {
     return this.devices.ownedKeys(orgId, keys);
-  }
-
-  async page(orgId: number, params: { start: number; size: number; deviceName?: string }, isOnline: (key: string) => boolean) {
-    const pageIndex = Math.max(1, params.start) - 1;
-    const { rows, total } = await this.devices.page(orgId, pageIndex * params.size, params.size, params.deviceName || undefined);
-    const tags = await this.devices.tagsOf(orgId, rows.map((r) => r.id));
-    return { rows: rows.map((r) => toDeviceRow(r, tags.get(r.id) ?? [], isOnline(r.device_key))), total };
   }
 }
 

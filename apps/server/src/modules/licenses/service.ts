@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { accounts } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
-import { contains } from '../../db/search.js';
+import { containsFolded } from '../../db/search.js';
 import { pageOffset, requireType } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import type { SessionUser } from '../../http/router.js';
@@ -28,7 +28,7 @@ export class LicenseService {
     requireType(caller, '0');
     const base = () => {
       const query = this.deps.db.selectFrom('licenses').innerJoin('salespeople', 'salespeople.id', 'licenses.salesperson_id');
-      return params.companyName ? query.where(contains('licenses.company_name', params.companyName)) : query;
+      return params.companyName ? query.where(containsFolded('licenses.company_name', params.companyName)) : query;
     };
     const [rows, count] = await Promise.all([
       base().selectAll('licenses').select('salespeople.name as sale_man_name').orderBy('licenses.id', 'desc').limit(params.size).offset(pageOffset(params.start, params.size)).execute(),

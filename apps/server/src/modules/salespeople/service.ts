@@ -3,7 +3,7 @@ import type { accounts } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
-import { contains } from '../../db/search.js';
+import { containsFolded } from '../../db/search.js';
 import { pageOffset, requireType } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import type { SessionUser } from '../../http/router.js';
@@ -19,7 +19,7 @@ export class SalespersonService {
     requireType(caller, '0');
     const base = () => {
       const query = this.deps.db.selectFrom('salespeople');
-      return params.name ? query.where(contains('name', params.name)) : query;
+      return params.name ? query.where(containsFolded('name', params.name)) : query;
     };
     const [rows, count] = await Promise.all([
       base().selectAll().orderBy('id').limit(params.size).offset(pageOffset(params.start, params.size)).execute(),

@@ -1,15 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { servers } from '@panelfleet/contract';
+import { dayBounds, type servers } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
-import { contains } from '../../db/search.js';
+import { containsFolded } from '../../db/search.js';
 import { pageOffset, requireType } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import type { SessionUser } from '../../http/router.js';
 import { randomToken, tokenHash } from '../../security/tokens.js';
 import type { OperationLog } from '../operation-log/repository.js';
-
-const DAY_MS = 86_400_000;
 
 interface Identity {
   serverId: string;
@@ -63,16 +61,16 @@ export class ServerRegistry {
     return { validEnd: row.valid_end };
   }
 
-  async list(caller: SessionUser, params: { start: number; size: number; companyName?: string; createDate?: string; isOnline?: '0' | '1' }) {
+  async list(caller: SessionUser, params: { start: number; size: number; companyName?: string; createDate?: string; utcOffset?: number; isOnline?: '0' | '1' }) {
     requireType(caller, '0');
     const now = this.deps.clock.now();
     const onlineSince = now - 3 * this.deps.reportIntervalMs;
     const filtered = () => {
       let query = this.deps.db.selectFrom('servers');
-      if (params.companyName) query = query.where(contains('company_name', params.companyName));
+      if (params.companyName) query = query.where(containsFolded('company_name', params.companyName));
       if (params.createDate) {
-        const dayStart = Date.parse(`${params.createDate}T00:00:00Z`);
-        query = query.where('created_at', '>=', dayStart).where('created_at', '<', dayStart + DAY_MS);
+        const day = dayBounds(params.createDate, params.utcOffset);
+        query = query.where('created_at', '>=', day.from).where('created_at', '<', day.to);
       }
       if (params.isOnline === '1') query = query.where('last_report_at', '>', onlineSince);
       if (params.isOnline === '0') query = query.where((eb) => eb.or([eb('last_report_at', 'is', null), eb('last_report_at', '<=', onlineSince)]));

@@ -32,7 +32,10 @@ export class SessionService {
     reply.setCookie(SESSION_COOKIE, token, {
       path: '/',
       httpOnly: true,
-      sameSite: 'lax',
+      // Strict: a link or form on another site never carries the session, so even the spec's
+      // GET writes (e.g. deleteByUserId) cannot be triggered cross-site. The console's own
+      // calls are same-site and unaffected, and its pages need no cookie to load.
+      sameSite: 'strict',
       secure: this.secureCookies,
       maxAge: ABSOLUTE_TIMEOUT_MS / 1000,
     });

@@ -1,0 +1,78 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { materials } from '@panelfleet/contract';
+import { AppError } from '../../http/app-error.js';
+import { detectAudioFormat, headBytesNeeded } from './audio-type.js';
+
+export interface IncomingFile {
+  stream: AsyncIterable<Buffer>;
+  /** True once the stream was cut at the size limit. */
+  truncated(): boolean;
+}
+
+export interface ReceivedAudio {
+  tempPath: string;
+  size: number;
+  sha256: string;
+  format: materials.AudioFormat;
+}
+
+/** Enough bytes to know whether an ID3 tag comes first (its header is 10 bytes). */
+const TAG_HEADER_BYTES = 10;
+
+/**
+ * Reads an upload: its first bytes decide the format before anything is written; the rest goes
+ * to a temporary file while its SHA-256 is computed. A refused upload is read to its end (so the
+ * browser gets the reply) but nothing of it stays on disk.
+ */
+export async function receiveAudio(file: IncomingFile, folder: string): Promise<ReceivedAudio> {
+  const hash = crypto.createHash('sha256');
+  const tempPath = path.join(folder, `.upload-${crypto.randomBytes(12).toString('hex')}`);
+  const head: Buffer[] = [];
+  let headLength = 0;
+  let needed = Infinity;
+  let size = 0;
+  let format: materials.AudioFormat | undefined;
+  let refusal: string | undefined;
+  let out: fs.promises.FileHandle | undefined;
+
+  const startWriting = async (first: Buffer) => {
+    format = detectAudioFormat(first);
+    if (!format) {
+      refusal = 'deviceManage.FileFormat';
+      return;
+    }
+    out = await fs.promises.open(tempPath, 'wx');
+    await out.write(first);
+  };
+
+  try {
+    for await (const chunk of file.stream) {
+      if (refusal) continue;
+      size += chunk.length;
+      hash.update(chunk);
+      if (out) {
+        await out.write(chunk);
+        continue;
+      }
+      head.push(chunk);
+      headLength += chunk.length;
+      if (needed === Infinity && headLength >= TAG_HEADER_BYTES) needed = headBytesNeeded(Buffer.concat(head));
+      if (headLength >= needed) await startWriting(Buffer.concat(head.splice(0)));
+    }
+    if (file.truncated()) refusal = 'deviceManage.FileSize';
+    if (!refusal && !out) {
+      if (size === 0) refusal = 'material.fileMissing';
+      else await startWriting(Buffer.concat(head.splice(0)));
+    }
+    if (refusal) throw new AppError(refusal, refusal === 'deviceManage.FileSize' ? 413 : 400);
+    await out!.close();
+    out = undefined;
+    return { tempPath, size, sha256: hash.digest('hex'), format: format! };
+  } catch (error) {
+    await out?.close();
+    await fs.promises.rm(tempPath, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,83 @@
+import { materials, notifications } from '@panelfleet/contract';
+import { AppError } from '../../http/app-error.js';
+import type { SessionUser } from '../../http/router.js';
+import type { CommandService } from '../commands/service.js';
+import { RegisterError, type DownloadService } from '../downloads/service.js';
+import type { LabelRepository } from '../labels/repository.js';
+import type { MaterialService } from '../materials/service.js';
+import type { OperationLog } from '../operation-log/repository.js';
+import type { NoticeTarget, NotificationRepository } from './repository.js';
+
+import { storedNotice, type StoredNoticeValue } from './stored-notice.js';
+
+/**
+ * On-screen notifications (spec 2 sections 4-5): checked, turned into one NOTIFY command per
+ * target panel (with a life and feedback); a custom audio reaches each panel as a URL signed for
+ * it when the command is published (stored-notice.ts).
+ */
+export class NotificationService {
+  constructor(
+    private readonly deps: {
+      repository: NotificationRepository;
+      labels: LabelRepository;
+      commands: CommandService;
+      materials: MaterialService;
+      downloads: DownloadService;
+      log: OperationLog;
+    },
+  ) {}
+
+  async send(caller: SessionUser, ip: string, message: notifications.SendMessage): Promise<string[]> {
+    const orgId = caller.orgId;
+    const targets = 'deviceId' in message.target ? [await this.oneDevice(orgId, message.target.deviceId)] : await this.labelDevices(orgId, message.target.tagIds);
+    const value = await this.valueOf(orgId, message);
+    const ids = await this.deps.commands.create(orgId, caller.id, targets, 'NOTIFY', value);
+    const where = 'deviceId' in message.target ? `device ${message.target.deviceId}` : `labels ${message.target.tagIds.join(',')}`;
+    const kind = message.level === 0 ? `emergency, audio ${message.audio}${message.materialId ? ` (material ${message.materialId})` : ''}` : `ordinary, ${message.position}`;
+    await this.deps.log.recordBy(caller, ip, 'sendMessage', `notification "${message.title}" (${kind}) to ${where}: ${ids.length} panels`);
+    return ids;
+  }
+
+  async deliveries(orgId: number, commandIds: string[]): Promise<notifications.Delivery[]> {
+    const rows = await this.deps.repository.deliveries(orgId, commandIds);
+    return rows.map((r) => ({
+      commandId: r.id,
+      deviceId: r.device_id,
+      deviceName: r.name,
+      deviceKey: r.device_key,
+      status: r.status,
+      detail: r.detail,
+      updatedAt: r.updated_at,
+    }));
+  }
+
+  private async oneDevice(orgId: number, deviceId: number): Promise<NoticeTarget> {
+    const found = await this.deps.repository.device(orgId, deviceId);
+    if (!found) throw new AppError('device.notFound', 404);
+    if (found.state !== 1) throw new AppError('device.disabled', 400);
+    return { id: found.id, deviceKey: found.deviceKey };
+  }
+
+  private async labelDevices(orgId: number, labelIds: number[]): Promise<NoticeTarget[]> {
+    // A label of another company reads like one that does not exist, and nothing is sent.
+    if ((await this.deps.labels.ownedCount(orgId, labelIds)) !== new Set(labelIds).size) throw new AppError('label.notFound', 404);
+    // Enabled devices only: a disabled panel takes no commands.
+    const targets = await this.deps.labels.devicesOf(orgId, labelIds);
+    if (!targets.length) throw new AppError('command.noDevices', 400);
+    return targets;
+  }
+
+  private async valueOf(orgId: number, message: notifications.SendMessage): Promise<StoredNoticeValue> {
+    const common = { title: message.title, text: message.text, times: message.times, color: message.color };
+    if (message.level === 1) return storedNotice({ ...common, level: 1, position: message.position });
+    if (message.audio !== notifications.NOTICE_AUDIO.custom || message.materialId === undefined) return storedNotice({ ...common, level: 0, audio: message.audio });
+    const { record, path } = await this.deps.materials.fileOf(orgId, message.materialId);
+    if (record.file_type !== materials.MATERIAL_FILE_TYPES.audio) throw new AppError('material.notFound', 404);
+    // Registering reads the file once more: a file changed on disk since its upload is not sent.
+    const file = await this.deps.downloads.register({ path, size: record.file_size, sha256: record.sha256 }).catch((error: unknown) => {
+      if (error instanceof RegisterError) throw new AppError('material.damaged', 409);
+      throw error;
+    });
+    return storedNotice({ ...common, level: 0, audio: 0 }, file);
+  }
+}
