@@ -3,19 +3,18 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { ReplyEffects } from './api/ReplyEffects';
 import { RuntimeConfigGate } from './app/RuntimeConfig';
 import { FullPageSpin } from './app/FullPageSpin';
-import { PLACEHOLDER_PAGES } from './features/placeholders/pages';
 import { PATHS } from './paths';
 
 // Every screen loads on demand so the first download stays small.
 const LoginPage = lazy(() => import('./features/auth/LoginPage'));
 const HomeLayout = lazy(() => import('./features/shell/HomeLayout'));
-const PagePlaceholder = lazy(() => import('./features/placeholders/PagePlaceholder'));
 const ErrorPage = lazy(() => import('./features/errors/ErrorPage'));
 const RegisterPage = lazy(() => import('./features/registration/RegisterPage'));
 const ActivationPage = lazy(() => import('./features/registration/ActivationPage'));
 const FindPasswordPage = lazy(() => import('./features/registration/FindPasswordPage'));
 const ResetPasswordPage = lazy(() => import('./features/registration/ResetPasswordPage'));
 const NetSpeedPage = lazy(() => import('./features/netSpeed/NetSpeedPage'));
+const ActiveServerPage = lazy(() => import('./features/serverLicense/ActiveServerPage'));
 
 const errorRoutes = [
   <Route key="page" path={PATHS.errorPage} element={<ErrorPage kind="page" />} />,
@@ -38,9 +37,7 @@ export function App() {
             <Route path="/findPassword" element={<FindPasswordPage />} />
             <Route path="/forgetpassword" element={<ResetPasswordPage />} />
             <Route path="/netSpeed" element={<NetSpeedPage />} />
-            {PLACEHOLDER_PAGES.map((page) => (
-              <Route key={page} path={`/${page}`} element={<PagePlaceholder page={page} />} />
-            ))}
+            <Route path={PATHS.active} element={<ActiveServerPage />} />
             {errorRoutes}
             <Route path="*" element={<Navigate to={PATHS.errorPage} replace />} />
           </Routes>

@@ -1,6 +1,7 @@
 /** Console paths that more than one module needs. */
 export const PATHS = {
   login: '/login',
+  active: '/active',
   home: '/home',
   errorPage: '/errorPage',
   errorService: '/errorService',

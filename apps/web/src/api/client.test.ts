@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { accounts, auth } from '@panelfleet/contract';
-import { ApiError, call, configureClient, upload, type ReplyEffects } from './client';
+import { alreadyReported, ApiError, call, configureClient, RequestAborted, upload, type ReplyEffects } from './client';
 
 const reply = (status: number, body: unknown) =>
   new Response(body === undefined ? '' : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -74,6 +74,21 @@ describe('call', () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     await expect(call(auth.userType, {})).rejects.toMatchObject({ kind: 'network', httpStatus: 0 });
     expect(effects.navigate).toHaveBeenCalledWith('/errorNet');
+  });
+
+  it('rejects a cancelled request quietly: no notice, no error page', async () => {
+    const controller = new AbortController();
+    fetchMock.mockImplementation((_url, init) => new Promise((_resolve, reject) => {
+      init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+    }));
+    const pending = call(auth.userType, {}, { signal: controller.signal });
+    controller.abort();
+    const error = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestAborted);
+    expect(() => alreadyReported(error)).not.toThrow();
+    expect((fetchMock.mock.calls[0]![1] as RequestInit).signal).toBe(controller.signal);
+    expect(effects.navigate).not.toHaveBeenCalled();
+    expect(effects.fail).not.toHaveBeenCalled();
   });
 
   it('treats a success reply that breaks the contract as a server fault', async () => {

@@ -45,6 +45,16 @@ export function configureClient(options: { effects?: ReplyEffects; language?: ()
 export interface CallOptions {
   /** Leave a fail reply to the caller (e.g. to branch on hhtErrorCode) instead of a notice. */
   quietFail?: boolean;
+  /** Cancels the request (a closed dialog, a newer poll): the call rejects with RequestAborted and nobody is told. */
+  signal?: AbortSignal;
+}
+
+/** The caller cancelled the request on purpose; there is nothing to tell the user. */
+export class RequestAborted extends Error {
+  constructor() {
+    super('request aborted');
+    this.name = 'RequestAborted';
+  }
 }
 
 function toForm(params: unknown): URLSearchParams {
@@ -57,7 +67,7 @@ function toForm(params: unknown): URLSearchParams {
   return form;
 }
 
-async function send(def: CallDef, params: unknown, multipart?: FormData): Promise<{ status: number; body: unknown }> {
+async function send(def: CallDef, params: unknown, multipart?: FormData, signal?: AbortSignal): Promise<{ status: number; body: unknown }> {
   const form = toForm(params);
   const encoded = form.toString();
   const query = def.method === 'GET' && encoded ? `?${encoded}` : '';
@@ -73,11 +83,14 @@ async function send(def: CallDef, params: unknown, multipart?: FormData): Promis
       credentials: 'same-origin',
       headers: def.method === 'POST' ? post.headers : headers,
       body: def.method === 'POST' ? post.body : undefined,
+      signal,
     });
   } catch {
+    if (signal?.aborted) throw new RequestAborted();
     return { status: NO_REPLY, body: undefined };
   }
   const text = await response.text().catch(() => '');
+  if (signal?.aborted) throw new RequestAborted();
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
@@ -102,12 +115,43 @@ function report(outcome: Exclude<Outcome, { kind: 'ok' }>, options: CallOptions)
 
 /** Make one contract call; resolves with the typed success reply or rejects with ApiError. */
 export async function call<C extends CallDef>(def: C, params: ParamsOf<C>, options: CallOptions = {}): Promise<ReplyOf<C>> {
-  return settle(def, await send(def, params), options);
+  return settle(def, await send(def, params, undefined, options.signal), options);
 }
 
 /** Make one contract call whose body is multipart (a file upload); replies are handled as by `call`. */
 export async function upload<C extends CallDef>(def: C, body: FormData, options: CallOptions = {}): Promise<ReplyOf<C>> {
   return settle(def, await send(def, {}, body), options);
+}
+
+/** `upload` that reports the share of the body sent so far (0 to 1): fetch cannot, so this uses XMLHttpRequest. */
+export async function uploadWithProgress<C extends CallDef>(
+  def: C,
+  body: FormData,
+  onProgress: (sent: number) => void,
+  options: CallOptions = {},
+): Promise<ReplyOf<C>> {
+  const outcome = await new Promise<{ status: number; body: unknown }>((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', def.path);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader('Accept-Language', currentLanguage());
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      let parsed: unknown;
+      try {
+        parsed = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      resolve({ status: xhr.status, body: parsed });
+    };
+    xhr.onerror = () => resolve({ status: NO_REPLY, body: undefined });
+    xhr.onabort = () => resolve({ status: NO_REPLY, body: undefined });
+    xhr.send(body);
+  });
+  return settle(def, outcome, options);
 }
 
 async function settle<C extends CallDef>(def: C, { status, body }: { status: number; body: unknown }, options: CallOptions): Promise<ReplyOf<C>> {
@@ -134,5 +178,5 @@ async function settle<C extends CallDef>(def: C, { status, body }: { status: num
  * or error page), so there is nothing left to do; anything else is a bug and is rethrown.
  */
 export function alreadyReported(error: unknown): void {
-  if (!(error instanceof ApiError)) throw error;
+  if (!(error instanceof ApiError) && !(error instanceof RequestAborted)) throw error;
 }

@@ -18,6 +18,7 @@ import { Logo } from '../shell/Logo';
 import { CAPTCHA_REFRESH_MS, captchaUrl } from './captcha';
 import { readRememberedName, rememberNameCookie } from './rememberedName';
 import { storeProgramRole } from './programRole';
+import { isLicenseRefusal } from '../serverLicense/licenseState';
 
 interface LoginValues {
   username: string;
@@ -67,6 +68,11 @@ export default function LoginPage() {
       navigate(PATHS.home);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      // A private deployment that is not (or no longer) activated: the license page comes first.
+      if (isLicenseRefusal(error)) {
+        navigate(PATHS.active);
+        return;
+      }
       // The server consumed the captcha; the user needs a new one.
       form.setFieldValue('tryCode', '');
       refreshCaptcha();

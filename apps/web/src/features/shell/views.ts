@@ -7,6 +7,7 @@ const placeholder: ViewComponent = lazy(() => import('../placeholders/ViewPlaceh
 
 /** Real screens replace the placeholder here, one lazy import each, as they are built. */
 const licenses: ViewComponent = lazy(() => import('../licenses/LicenseView'));
+const deviceManage: ViewComponent = lazy(() => import('../devices/list/DeviceManageView'));
 const screens: Partial<Record<ViewName, ViewComponent>> = {
   customerActive: lazy(() => import('../personal/CustomerActiveView')),
   personCenter: lazy(() => import('../personal/PersonCenterView')),
@@ -16,6 +17,12 @@ const screens: Partial<Record<ViewName, ViewComponent>> = {
   license: licenses,
   saleMan: licenses,
   netSpeed: lazy(() => import('../netSpeed/NetSpeedView')),
+  deviceManage,
+  Labels: deviceManage,
+  sourceManage: lazy(() => import('../sources/SourcesView')),
+  machineManage: lazy(() => import('../machineTypes/MachineTypesView')),
+  feedBack: lazy(() => import('../feedback/FeedbackView')),
+  ServeList: lazy(() => import('../servers/ServerListView')),
 };
 
 export const viewComponent = (view: ViewName): ViewComponent => screens[view] ?? placeholder;

@@ -1,0 +1,40 @@
+/** Display rules of the detail modal's tabs (spec 2 sections 2 and 9). */
+
+const GB = 1024 ** 3;
+
+/** Bytes as GB with two decimals. */
+export const toGb = (bytes: number) => (bytes / GB).toFixed(2);
+
+/** Bytes as whole kb. */
+export const toKb = (bytes: number) => Math.round(bytes / 1024);
+
+/** At or above this share of free memory the ring turns orange. */
+export const FREE_MEMORY_ALARM_PERCENT = 80;
+
+export interface Storage {
+  freeBytes: number;
+  totalBytes: number;
+  freePercent: number;
+  alarm: boolean;
+}
+
+/** Free memory from what the panel reports; undefined until it reported a total. */
+export function storageOf(ramTotal: number | null, ramUsed: number | null): Storage | undefined {
+  if (!ramTotal || ramTotal <= 0) return undefined;
+  const freeBytes = Math.max(0, ramTotal - (ramUsed ?? 0));
+  const freePercent = Math.round((freeBytes / ramTotal) * 1000) / 10;
+  return { freeBytes, totalBytes: ramTotal, freePercent, alarm: freePercent >= FREE_MEMORY_ALARM_PERCENT };
+}
+
+export type DownloadKind = 'apk' | 'ota';
+
+/**
+ * Progress of a download, or undefined for "no progress": nothing to download (total 0),
+ * finished (current equals total), or for OTA not started (current 0).
+ */
+export function downloadProgress(kind: DownloadKind, current: number | null, total: number | null) {
+  const done = current ?? 0;
+  const all = total ?? 0;
+  if (all === 0 || done === all || (kind === 'ota' && done === 0)) return undefined;
+  return { currentKb: toKb(done), totalKb: toKb(all), percent: Math.min(100, Math.floor((done / all) * 100)) };
+}

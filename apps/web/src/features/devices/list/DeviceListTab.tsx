@@ -1,0 +1,122 @@
+import { useState } from 'react';
+import { App, Button, Table, Typography, type TableColumnsType } from 'antd';
+import { TagsOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { device } from '@panelfleet/contract';
+import { NOTICE_SECONDS } from '../../../api/ReplyEffects';
+import { ListToolbar } from '../../../lists/ListToolbar';
+import { operationsColumn, RowAction } from '../../../lists/RowActions';
+import { EnabledTag, OnlineTag } from '../../../lists/StatusTags';
+import { ScreenTimeModal } from '../../screenTime/ScreenTimeModal';
+import { EditDeviceModal } from '../edit/EditDeviceModal';
+import { EditLabelsModal } from '../edit/EditLabelsModal';
+import { DeviceDetailModal } from '../detail/DeviceDetailModal';
+import { LabelChips } from './LabelChips';
+import { useDeviceList } from './useDeviceList';
+import { useOnlineState } from './useOnlineState';
+
+type DeviceRow = device.DeviceRow;
+
+/** The device list tab: search by name, refresh, edit labels of the selected devices, paged table. */
+export function DeviceListTab() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const list = useDeviceList();
+  const onlineOf = useOnlineState(list.rows.map((r) => r.deviceKey));
+  const [selected, setSelected] = useState<Map<number, DeviceRow>>(new Map());
+  const [editing, setEditing] = useState<DeviceRow>();
+  const [labelling, setLabelling] = useState(false);
+  const [screenTime, setScreenTime] = useState<DeviceRow>();
+  const [detailId, setDetailId] = useState<number>();
+
+  const columns: TableColumnsType<DeviceRow> = [
+    {
+      title: t('devices.name'),
+      dataIndex: 'deviceName',
+      // The name opens the device detail modal.
+      render: (_, row) => (
+        <Typography.Link data-testid="device-name" onClick={() => setDetailId(row.deviceId)}>
+          {row.deviceName}
+        </Typography.Link>
+      ),
+    },
+    { title: t('devices.serial'), dataIndex: 'deviceKey' },
+    { title: t('devices.machineType'), dataIndex: 'machineType' },
+    { title: t('devices.model'), dataIndex: 'model' },
+    { title: t('devices.labels'), dataIndex: 'tag', render: (_, row) => <LabelChips tag={row.tag} /> },
+    {
+      title: t('lists.onlineState'),
+      dataIndex: 'isOnline',
+      render: (_, row) => {
+        const online = onlineOf(row.deviceKey, row.isOnline);
+        return (
+          <span data-testid="device-online" data-online={online}>
+            <OnlineTag online={online === '1' ? 1 : 0} />
+          </span>
+        );
+      },
+    },
+    { title: t('devices.state'), dataIndex: 'state', render: (_, row) => <EnabledTag state={row.state} /> },
+    { title: t('devices.remark'), dataIndex: 'remark', ellipsis: true },
+    operationsColumn(t('lists.operations'), (row) => (
+      <>
+        <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
+        <RowAction label={t('devices.detail')} testId="row-detail" onClick={() => setDetailId(row.deviceId)} />
+        <RowAction label={t('devices.screenTime')} testId="row-screen-time" onClick={() => setScreenTime(row)} />
+      </>
+    )),
+  ];
+
+  const editLabels = () => {
+    if (!selected.size) {
+      void message.warning(t('deviceManage.selectEditDeviceTag', { ns: 'contract' }), NOTICE_SECONDS);
+      return;
+    }
+    setLabelling(true);
+  };
+  const afterLabels = () => {
+    setSelected(new Map());
+    list.reload();
+  };
+
+  return (
+    <div data-testid="device-list">
+      <ListToolbar
+        searchPlaceholder={t('devices.searchName')}
+        onSearch={list.search}
+        onRefresh={list.refresh}
+        extra={
+          <Button icon={<TagsOutlined />} onClick={editLabels} data-testid="edit-labels">
+            {t('devices.editLabels')}
+            {selected.size ? ` (${selected.size})` : ''}
+          </Button>
+        }
+      />
+      <Table<DeviceRow>
+        rowKey="deviceId"
+        columns={columns}
+        dataSource={list.rows}
+        loading={list.loading}
+        pagination={list.pagination}
+        scroll={{ x: 'max-content' }}
+        rowSelection={{
+          selectedRowKeys: [...selected.keys()],
+          preserveSelectedRowKeys: true,
+          onChange: (keys, rows) =>
+            setSelected((previous) => {
+              const next = new Map<number, DeviceRow>();
+              for (const key of keys as number[]) {
+                const found = rows.find((r) => r?.deviceId === key) ?? previous.get(key);
+                if (found) next.set(key, found);
+              }
+              return next;
+            }),
+        }}
+      />
+      <DeviceDetailModal deviceId={detailId} open={detailId !== undefined} onClose={() => setDetailId(undefined)} />
+      <EditDeviceModal row={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
+      <EditLabelsModal devices={[...selected.values()]} open={labelling} onClose={() => setLabelling(false)} onSaved={afterLabels} />
+      {screenTime && <ScreenTimeModal deviceKey={screenTime.deviceKey} deviceName={screenTime.deviceName} open onClose={() => setScreenTime(undefined)} />}
+    </div>
+  );
+}
