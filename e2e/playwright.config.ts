@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { servers } from './support/servers.js';
+import { baseUrl, servers } from './support/servers.js';
 
 export default defineConfig({
   testDir: './tests',
@@ -11,6 +11,8 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     viewport: { width: 1366, height: 800 },
+    // A click that can never happen fails at its own line instead of at the test's time limit.
+    actionTimeout: 15_000,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
@@ -31,6 +33,8 @@ export default defineConfig({
       MQTT_PORT: '0',
       DATA_DIR: server.dataDir,
       ROLE_FLAG: server.roleFlag,
+      FLEET: String(server.fleet),
+      ...(server.platform ? { PLATFORM_URL: baseUrl(server.platform), SERVER_REPORT_INTERVAL_MS: '2000' } : {}),
       BASE_URL: `http://127.0.0.1:${server.port}`,
       TITLE: server.roleFlag === '1' ? 'OTA Service Desk' : 'PanelFleet',
     },

@@ -3,7 +3,10 @@ import type { Locator, Page } from '@playwright/test';
 /** Opens an antd Select and picks the option with this label. */
 export async function pickOption(page: Page, select: Locator, label: string) {
   await select.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first().click();
+  const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first();
+  // A long list renders only the options in view: a searchable select narrows to the one wanted.
+  if (!(await option.isVisible()) && (await select.locator('input[type="search"]').count())) await page.keyboard.type(label);
+  await option.click();
 }
 
 /** Switches the console language through the header or page switch. */

@@ -34,8 +34,8 @@ export async function waitForCaptcha(page: Page, server: ServerName): Promise<st
   throw new Error('unreachable');
 }
 
-/** Signs in through the sign-in page as a person would. */
-export async function signIn(page: Page, server: ServerName, userName: string, password: string, language?: 'zh-CN' | 'en-US') {
+/** Signs in through the sign-in page as a person would and waits for the page it lands on. */
+export async function signIn(page: Page, server: ServerName, userName: string, password: string, language?: 'zh-CN' | 'en-US', landing = /\/home\//) {
   if (language) {
     // Only when nothing is stored yet: a choice made in the page must survive reloads.
     await page.addInitScript((lang) => {
@@ -48,5 +48,5 @@ export async function signIn(page: Page, server: ServerName, userName: string, p
   await page.locator('#password').fill(password);
   await page.locator('#tryCode').fill(await waitForCaptcha(page, server));
   await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/home\//);
+  await page.waitForURL(landing);
 }
