@@ -9,7 +9,7 @@
  * minus a margin), WORKERS (8; at most 2,500 connections per process).
  */
 import {
-  allWorkers, DeviceWorker, fileLimit, fmt, machineDescription, openFiles, printTable, rssBytes, runBenchmark, sleep, startMosquitto, startServer, sum,
+  allWorkers, DeviceWorker, fileLimit, fmt, loadAverage, machineDescription, openFiles, printTable, rssBytes, runBenchmark, sleep, startMosquitto, startServer, sum,
 } from './lib/harness.js';
 import { Operator } from './lib/operator.js';
 import type { WorkerReply } from './lib/worker-protocol.js';
@@ -56,6 +56,7 @@ async function connectAll(workers: DeviceWorker[], mqttUrl: string, pid: number)
 // docs/benchmarks.md), so this run takes about 6 minutes in all.
 runBenchmark('bench:connections', 600_000, async () => {
   const started = Date.now();
+  const loads = [loadAverage()];
   const server = await startServer();
   const pid = server.child.pid!;
   const operator = await Operator.signIn(server.url);
@@ -76,6 +77,7 @@ runBenchmark('bench:connections', 600_000, async () => {
 
   const product = await connectAll(workers, server.mqttUrl, pid);
   console.log(`PanelFleet: ${product.connected} connected, ${product.failed} failed in ${fmt(product.seconds, 1)} s; ${product.files} of ${limit} files open${product.firstError ? `; first error: ${product.firstError}` : ''}`);
+  loads.push(loadAverage());
   await allWorkers(workers, () => ({ op: 'disconnect' }));
   await server.stop();
 
@@ -83,6 +85,7 @@ runBenchmark('bench:connections', 600_000, async () => {
   const mpid = mosquitto.child.pid!;
   const baseline = await connectAll(workers, mosquitto.mqttUrl, mpid);
   console.log(`Mosquitto: ${baseline.connected} connected, ${baseline.failed} failed in ${fmt(baseline.seconds, 1)} s; ${baseline.files} of ${fileLimit(mpid)} files open`);
+  loads.push(loadAverage());
   await allWorkers(workers, () => ({ op: 'disconnect' }));
   await mosquitto.stop();
 
@@ -95,6 +98,7 @@ runBenchmark('bench:connections', 600_000, async () => {
     ['connects per second', `${fmt(rate(product))} | ${fmt(rate(baseline))}  (ratio ${fmt(rate(baseline) / rate(product), 2)}x in Mosquitto's favour)`],
     ['RSS before -> after (MiB)', `${fmt(product.rssBefore / 2 ** 20)} -> ${fmt(product.rssAfter / 2 ** 20)} | ${fmt(baseline.rssBefore / 2 ** 20)} -> ${fmt(baseline.rssAfter / 2 ** 20)}`],
     ['memory per connection (KiB)', `${fmt(perConn(product) / 1024, 1)} | ${fmt(perConn(baseline) / 1024, 1)}  (ratio ${fmt(perConn(product) / perConn(baseline), 1)}x)`],
+    ['load average (1, 5, 15 min): start / after PanelFleet / after Mosquitto', loads.join(' / ')],
     ['total run time', `${fmt((Date.now() - started) / 1000)} s`],
   ]);
 });

@@ -5,14 +5,15 @@
  * acknowledgements. Both runs use the same device worker processes (the simulator's
  * SimulatedPanel, 4 processes x 2,500) and the same three rounds.
  *
- * Environment: DEVICES (10000), WORKERS (4), ROUNDS (3).
+ * Environment: DEVICES (10000), WORKERS (4), ROUNDS (3); BROKER=external runs PanelFleet with
+ * MQTT_URL on a Mosquitto of its own (the server as a privileged client) instead of its embedded broker.
  */
 import crypto from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
 import { device } from '@panelfleet/contract';
 import mqtt from 'mqtt';
 import {
-  allWorkers, cpuSeconds, DeviceWorker, sum, fmt, machineDescription, openFiles, printTable, rssBytes, runBenchmark, sleep, startMosquitto, startServer,
+  allWorkers, cpuSeconds, DeviceWorker, sum, fmt, loadAverage, machineDescription, openFiles, printTable, rssBytes, runBenchmark, sleep, startMosquitto, startServer,
 } from './lib/harness.js';
 import { Operator } from './lib/operator.js';
 import type { WorkerReply, WorkerRequest } from './lib/worker-protocol.js';
@@ -21,6 +22,7 @@ const DEVICES = Number(process.env.DEVICES ?? 10_000);
 const WORKERS = Number(process.env.WORKERS ?? 4);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const ROUND_TIMEOUT_MS = 90_000;
+const EXTERNAL = process.env.BROKER === 'external';
 
 interface Round {
   ms: number;
@@ -32,8 +34,13 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 runBenchmark('bench:broadcast', 300_000, async () => {
   const started = Date.now();
-  console.log(`label broadcast: ${DEVICES} panels in ${WORKERS} device processes, ${ROUNDS} rounds per broker`);
-  const server = await startServer();
+  const loads = [loadAverage()];
+  console.log(`label broadcast: ${DEVICES} panels in ${WORKERS} device processes, ${ROUNDS} rounds per broker; load average ${loads[0]}`);
+  const productBroker = EXTERNAL ? await startMosquitto() : undefined;
+  const server = await startServer(productBroker ? { MQTT_URL: productBroker.mqttUrl } : {});
+  const panelMqttUrl = productBroker?.mqttUrl ?? server.mqttUrl;
+  /** CPU of everything PanelFleet runs on: the server, and the external broker when there is one. */
+  const productCpu = () => cpuSeconds(server.child.pid!) + (productBroker ? cpuSeconds(productBroker.child.pid!) : 0);
   const operator = await Operator.signIn(server.url);
   const secret = await operator.enrollmentSecret();
   const workers = Array.from({ length: WORKERS }, () => DeviceWorker.start());
@@ -44,13 +51,13 @@ runBenchmark('bench:broadcast', 300_000, async () => {
   await all((w) => ({ op: 'enroll', mode: 'panel', serverUrl: server.url, secret, prefix: 'BC', from: w * share + 1, count: Math.min(share, DEVICES - w * share), concurrency: 25 }));
   console.log(`enrolled ${DEVICES} panels over HTTP in ${fmt((Date.now() - t) / 1000, 1)} s`);
   t = Date.now();
-  const connected = await all(() => ({ op: 'connect', mqttUrl: server.mqttUrl, concurrency: 50 }));
+  const connected = await all(() => ({ op: 'connect', mqttUrl: panelMqttUrl, concurrency: 50 }));
   const ok = sum(connected, 'connected', 'ok');
   console.log(`${ok} panels connected to the server in ${fmt((Date.now() - t) / 1000, 1)} s (server: ${openFiles(server.child.pid!)} open files)`);
   if (ok !== DEVICES) throw new Error(`only ${ok} of ${DEVICES} panels connected: ${JSON.stringify(connected.find((r) => r.op === 'connected' && r.failed))}`);
 
   const ids = await operator.deviceIds();
-  const labelId = await operator.label('bench-all', ids);
+  const labelId = await operator.label('bench all', ids);
   if (ids.length !== DEVICES) throw new Error(`the server lists ${ids.length} devices, expected ${DEVICES}`);
   await sleep(3000); // connection-time reports (state, apps) written before measuring
 
@@ -59,7 +66,7 @@ runBenchmark('bench:broadcast', 300_000, async () => {
   const serverRounds: Round[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     const value = String(41 + r);
-    const cpu0 = cpuSeconds(server.child.pid!);
+    const cpu0 = productCpu();
     const t0 = Date.now();
     const reply = await operator.request('POST', '/sendData/sendCommandByTagIds', { tagIds: String(labelId), order: '00', value });
     const apiMs = Date.now() - t0;
@@ -76,15 +83,17 @@ runBenchmark('bench:broadcast', 300_000, async () => {
       await sleep(20);
     }
     if (end === undefined) throw new Error(`round ${r + 1}: not every acknowledgement recorded within ${ROUND_TIMEOUT_MS / 1000} s: ${JSON.stringify(last)}`);
-    serverRounds.push({ ms: end - t0, apiMs, cpu: cpuSeconds(server.child.pid!) - cpu0 });
+    serverRounds.push({ ms: end - t0, apiMs, cpu: productCpu() - cpu0 });
     console.log(`PanelFleet round ${r + 1}: ${end - t0} ms to the last recorded acknowledgement (API reply after ${apiMs} ms)`);
     await sleep(1500);
   }
   db.close();
-  const serverRss = rssBytes(server.child.pid!);
+  loads.push(loadAverage());
+  const serverRss = rssBytes(server.child.pid!) + (productBroker ? rssBytes(productBroker.child.pid!) : 0);
   const afterServer = await Promise.all(workers.map((w) => w.request({ op: 'stats' })));
   await all(() => ({ op: 'disconnect' }));
   await server.stop();
+  await productBroker?.stop();
 
   // Baseline: the same panels, the same envelopes, raw Mosquitto; a publisher counts the acknowledgements.
   const mosquitto = await startMosquitto();
@@ -127,6 +136,7 @@ runBenchmark('bench:broadcast', 300_000, async () => {
     await sleep(1500);
   }
   const mosquittoRss = rssBytes(mosquitto.child.pid!);
+  loads.push(loadAverage());
   await publisher.endAsync();
   const stats = await Promise.all(workers.map((w) => w.request({ op: 'stats' })));
   await all(() => ({ op: 'disconnect' }));
@@ -136,15 +146,16 @@ runBenchmark('bench:broadcast', 300_000, async () => {
   const serverMedian = median(serverRounds.map((r) => r.ms));
   const baseMedian = median(baseRounds.map((r) => r.ms));
   printTable(`Label broadcast, ${fmt(DEVICES)} panels (${new Date().toISOString().slice(0, 10)}; ${machineDescription()})`, [
-    ['PanelFleet, API call -> last ack in DB (ms)', serverRounds.map((r) => fmt(r.ms)).join(' / ')],
+    [`PanelFleet (${EXTERNAL ? 'external Mosquitto' : 'embedded broker'}), API call -> last ack in DB (ms)`, serverRounds.map((r) => fmt(r.ms)).join(' / ')],
     ['  of which the API reply (ms)', serverRounds.map((r) => fmt(r.apiMs)).join(' / ')],
-    ['  server CPU per round (s)', serverRounds.map((r) => fmt(r.cpu, 2)).join(' / ')],
+    [EXTERNAL ? '  server + its Mosquitto CPU per round (s)' : '  server CPU per round (s)', serverRounds.map((r) => fmt(r.cpu, 2)).join(' / ')],
     ['Mosquitto, first publish -> last ack (ms)', baseRounds.map((r) => fmt(r.ms)).join(' / ')],
     ['  Mosquitto CPU per round (s)', baseRounds.map((r) => fmt(r.cpu, 2)).join(' / ')],
     ['median PanelFleet / Mosquitto', `${fmt(serverMedian)} ms / ${fmt(baseMedian)} ms = ${fmt(serverMedian / baseMedian, 2)}x (goal <= 1.2x)`],
     ['acks per second (median round)', `${fmt(DEVICES / (serverMedian / 1000))} / ${fmt(DEVICES / (baseMedian / 1000))}`],
     [`RSS with ${fmt(DEVICES)} connections`, `server ${fmt(serverRss / 2 ** 20)} MiB, mosquitto ${fmt(mosquittoRss / 2 ** 20)} MiB`],
     ['commands executed by panels', `${fmt(count(afterServer, 'executed'))} (PanelFleet) + ${fmt(count(stats, 'executed') - count(afterServer, 'executed'))} (Mosquitto), ${count(stats, 'duplicates')} repeated deliveries`],
+    ['load average (1, 5, 15 min): start / after PanelFleet / after Mosquitto', loads.join(' / ')],
     ['total run time', `${fmt((Date.now() - started) / 1000)} s`],
   ]);
 });

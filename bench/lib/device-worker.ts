@@ -3,17 +3,20 @@
  * that no process exceeds the 20,000 open files limit, and is driven over IPC.
  * Mode 'panel': the simulator's own SimulatedPanel (apps/simulator), which obeys and acknowledges
  * commands. Mode 'bare': a minimal panel following docs/device-protocol.md (connect, subscribe,
- * presence), used for connection capacity and the state-report load.
+ * presence), used for connection capacity. Mode 'raw': the same protocol steps through a lean
+ * client (raw-mqtt.ts) that keeps several reports in flight, for the state-report load.
  */
 import { device } from '@panelfleet/contract';
 import { SimulatedPanel, type PanelOptions } from '../../apps/simulator/src/panel.js';
 import mqtt, { type MqttClient } from 'mqtt';
+import { RawMqttClient } from './raw-mqtt.js';
 import type { DeviceMode, WorkerReply, WorkerRequest } from './worker-protocol.js';
 
 interface BareDevice {
   key: string;
   password: string;
   client?: MqttClient;
+  raw?: RawMqttClient;
 }
 
 interface PanelSlot {
@@ -43,7 +46,8 @@ async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promi
 async function enrollBare(serverUrl: string, serial: string, secret: string): Promise<BareDevice> {
   const response = await fetch(`${serverUrl}/device/enroll`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    // No keep-alive: idle HTTP sockets would hold server files the connection benchmark needs.
+    headers: { 'content-type': 'application/json', connection: 'close' },
     body: JSON.stringify({ v: device.PROTOCOL_VERSION, serial, enrollmentSecret: secret, model: 'PF-86', machineType: 'x9_vn' }),
   });
   const creds = device.enroll.reply.parse(await response.json()).dataObject;
@@ -67,6 +71,46 @@ async function connectBare(d: BareDevice, mqttUrl: string) {
   await client.publishAsync(device.deviceTopic(d.key, 'presence'), JSON.stringify({ v: 1, online: true }), { qos: 1, retain: true });
 }
 
+async function connectRaw(d: BareDevice, mqttUrl: string) {
+  const url = new URL(mqttUrl);
+  const raw = new RawMqttClient();
+  const presence = device.deviceTopic(d.key, 'presence');
+  await raw.connect({
+    host: url.hostname, port: Number(url.port), clientId: d.key, username: d.key, password: d.password, keepaliveSeconds: 30,
+    will: { topic: presence, payload: JSON.stringify({ v: 1, online: false }), qos: 1, retain: true },
+  });
+  d.raw = raw;
+  await raw.subscribe(device.commandTopic(d.key));
+  await raw.publish(presence, JSON.stringify({ v: 1, online: true }), true);
+}
+
+/** Raw devices: each keeps `inflight` QoS 1 reports unacknowledged until the deadline. */
+async function ingestRaw(seconds: number, inflight: number) {
+  const deadline = Date.now() + seconds * 1000;
+  let sent = 0;
+  const last: Record<string, number> = {};
+  await Promise.all(
+    bare.map(async (d, i) => {
+      const raw = d.raw;
+      if (!raw) return;
+      const topic = device.deviceTopic(d.key, 'state');
+      let seq = 0;
+      const lane = async () => {
+        while (Date.now() < deadline && !raw.closed) {
+          const mine = ++seq;
+          // The simulator's periodic telemetry shape; ramUsed carries a sequence number the benchmark reads back.
+          await raw.publish(topic, `{"v":1,"cpuTemperature":${40 + ((i + mine) % 150) / 10},"ramUsed":${mine},"ts":${Date.now()}}`);
+          sent++;
+          // The broker acknowledges in order, so the highest acknowledged number is the last one sent.
+          if (mine > (last[d.key] ?? 0)) last[d.key] = mine;
+        }
+      };
+      await Promise.all(Array.from({ length: inflight }, lane));
+    }),
+  );
+  return { sent, last };
+}
+
 async function handle(request: WorkerRequest & { requestId: number }): Promise<WorkerReply> {
   const { requestId } = request;
   switch (request.op) {
@@ -75,7 +119,7 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
       const started = Date.now();
       const serials = Array.from({ length: request.count }, (_, i) => `${request.prefix}-${String(request.from + i).padStart(5, '0')}`);
       await pool(serials, request.concurrency, async (serial) => {
-        if (mode === 'bare') {
+        if (mode !== 'panel') {
           bare.push(await enrollBare(request.serverUrl, serial, request.secret));
           return;
         }
@@ -95,7 +139,7 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
         await panel.enroll();
         panels.push({ panel, options });
       });
-      return { requestId, op: 'enrolled', count: mode === 'bare' ? bare.length : panels.length, ms: Date.now() - started };
+      return { requestId, op: 'enrolled', count: mode === 'panel' ? panels.length : bare.length, ms: Date.now() - started };
     }
     case 'connect': {
       const started = Date.now();
@@ -108,6 +152,8 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
       };
       if (mode === 'bare') {
         await pool(bare, request.concurrency, (d) => connectBare(d, request.mqttUrl).then(() => void ok++, fail));
+      } else if (mode === 'raw') {
+        await pool(bare, request.concurrency, (d) => connectRaw(d, request.mqttUrl).then(() => void ok++, fail));
       } else {
         await pool(panels, request.concurrency, async (slot) => {
           slot.options.mqttUrl = request.mqttUrl;
@@ -117,10 +163,12 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
       return { requestId, op: 'connected', ok, failed, ms: Date.now() - started, ...(firstError ? { firstError } : {}) };
     }
     case 'disconnect': {
-      if (mode === 'bare') {
+      if (mode !== 'panel') {
         await pool(bare, 200, async (d) => {
           await d.client?.endAsync(true);
           d.client = undefined;
+          d.raw?.end();
+          d.raw = undefined;
         });
       } else {
         await pool(panels, 200, (slot) => slot.panel.powerOff().catch(() => void errors++));
@@ -128,6 +176,7 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
       return { requestId, op: 'disconnected' };
     }
     case 'ingest': {
+      if (mode === 'raw') return { requestId, op: 'ingested', ...(await ingestRaw(request.seconds, request.inflight)) };
       const deadline = Date.now() + request.seconds * 1000;
       let sent = 0;
       const last: Record<string, number> = {};

@@ -117,7 +117,9 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   };
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (for a brief look at hot spots).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', serveScript], { env, cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_SERVER_FLAGS: extra V8/Node flags for the server process (e.g. GC tuning experiments).
+  const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...flags, '--import', 'tsx', serveScript], { env, cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
   const stop = () => stopChild(child);
   onCleanup(stop);
   const url = await new Promise<string>((resolve, reject) => {
@@ -231,6 +233,11 @@ export function openFiles(pid: number): number {
 export function fileLimit(pid: number): number {
   const limits = fs.readFileSync(`/proc/${pid}/limits`, 'utf8');
   return Number(/Max open files\s+(\d+)/.exec(limits)?.[1] ?? 0);
+}
+
+/** The 1, 5 and 15 minute load averages: other sessions share these 2 cores. */
+export function loadAverage() {
+  return os.loadavg().map((l) => l.toFixed(2)).join(', ');
 }
 
 export function machineDescription() {

@@ -39,10 +39,15 @@ export class Operator {
 
   async deviceIds(): Promise<number[]> {
     const ids: number[] = [];
+    let cursor: string | undefined;
     for (let page = 1; ; page++) {
-      const list = device.listDevices.reply.parse(await this.request('GET', `/platform/device/list?start=${page}&size=100`));
-      if (!list.listObject.length) break;
+      // The previous page's cursor makes the next page a keyset read.
+      const after = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+      const list = device.listDevices.reply.parse(await this.request('GET', `/platform/device/list?start=${page}&size=100${after}`));
+      if (!list.listObject.length || ids.length >= list.totalRecords) break;
       ids.push(...list.listObject.map((d) => d.deviceId));
+      cursor = list.cursor;
+      if (ids.length >= list.totalRecords) break;
     }
     return ids;
   }

@@ -1,6 +1,7 @@
 /** IPC messages between a benchmark and its device worker processes. */
 
-export type DeviceMode = 'panel' | 'bare';
+/** panel: the simulator's SimulatedPanel; bare: mqtt.js following the protocol; raw: the lean load-generating client. */
+export type DeviceMode = 'panel' | 'bare' | 'raw';
 
 export type WorkerRequest =
   /** Enroll `count` devices `${prefix}-NNNNN` from index `from` over HTTP (docs/device-protocol.md section 2). */
@@ -8,8 +9,8 @@ export type WorkerRequest =
   /** Connect every enrolled device to `mqttUrl`: subscribe to its command topic and announce presence. */
   | { op: 'connect'; mqttUrl: string; concurrency: number }
   | { op: 'disconnect' }
-  /** Bare devices publish partial state reports (QoS 1, one in flight each) for `seconds`. */
-  | { op: 'ingest'; seconds: number }
+  /** Bare or raw devices publish partial state reports (QoS 1, `inflight` unacknowledged each) for `seconds`. */
+  | { op: 'ingest'; seconds: number; inflight: number }
   | { op: 'stats' };
 
 export type WorkerReply = { requestId: number } & (

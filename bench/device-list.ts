@@ -1,0 +1,337 @@
+/**
+ * `npm run bench:device-list`: the device list API at 1,000,000 devices of one company, on SQLite
+ * and (with DEVICE_LIST_PG=postgres://...) on PostgreSQL, each beside raw SQL measured in the
+ * same run on the same database.
+ *
+ * The server is the real one (apps/server/src/dev/serve.ts in its own process, sessions, the
+ * contract's validation, the JSON reply); requests are sequential over HTTP on 127.0.0.1 and
+ * timed by the client. Devices are inserted with SQL (the triggers of migration 005 run) and
+ * get shuffled names ("Hall 004211"), so name order is not id order.
+ *
+ * Measured per engine, REQUESTS each (p50, p99, max):
+ * - first page, a middle page, the last page, random far jumps (no cursor: the rank index seeks),
+ *   the next page with the previous page's cursor (keyset), a narrow name search (~12 matches)
+ *   and a broad one (~125,000 matches, counted through the rank index), first and middle page;
+ * - baselines: the same rows by plain SQL, ORDER BY name_key, id LIMIT/OFFSET plus COUNT(*)
+ *   (what an endpoint without keyset paging runs), and the keyset statements alone;
+ * - the rank index's build (the first far jump after start) and a far jump right after a rename;
+ * - listIsOnlineByDeviceKey with 50 keys: requests per second with CONCURRENCY clients for
+ *   SECONDS, beside the raw ownership query (device_key IN (50 keys)) in a loop.
+ *
+ * Environment: DEVICES (1000000), REQUESTS (300), CONCURRENCY (8), SECONDS (8), DEVICE_LIST_PG.
+ */
+import crypto from 'node:crypto';
+import SqliteDatabase from 'better-sqlite3';
+import { device } from '@panelfleet/contract';
+import { fmt, loadAverage, machineDescription, onCleanup, printTable, runBenchmark, startServer } from './lib/harness.js';
+import { Operator } from './lib/operator.js';
+
+const DEVICES = Number(process.env.DEVICES ?? 1_000_000);
+const REQUESTS = Number(process.env.REQUESTS ?? 300);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
+const SECONDS = Number(process.env.SECONDS ?? 8);
+const SIZE = 5;
+const WORDS = ['Hall', 'Room', 'Lab', 'Office', 'Gym', 'Library', 'Studio', 'Lobby'];
+
+/** Deterministic shuffled names: word and number from a hash of the index. */
+function nameOf(i: number) {
+  const h = crypto.createHash('md5').update(String(i)).digest();
+  return `${WORDS[h[0]! % WORDS.length]} ${String(h.readUInt32BE(1) % 1_000_000).padStart(6, '0')}`;
+}
+
+interface Stats {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+function stats(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  return { p50: at(0.5), p99: at(0.99), max: sorted.at(-1)! };
+}
+
+const ms = (s: Stats) => `${fmt(s.p50, 2)} / ${fmt(s.p99, 2)} / ${fmt(s.max, 2)}`;
+
+async function time(fn: () => Promise<unknown> | unknown): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+async function sample(count: number, fn: (i: number) => Promise<unknown> | unknown): Promise<Stats> {
+  for (let i = 0; i < Math.min(20, count); i++) await fn(i); // warm-up
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) samples.push(await time(() => fn(i)));
+  return stats(samples);
+}
+
+/** The raw SQL of one engine: the naive page (OFFSET + COUNT) and the keyset statements. */
+interface RawSql {
+  changeLog(): Promise<number>;
+  offsetPage(offset: number, prefix?: string): Promise<unknown>;
+  keysetAfter(key: string, id: number): Promise<unknown>;
+  ownedKeys(keys: string[]): Promise<unknown>;
+  rename(id: number, name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function sqliteRaw(file: string, orgId: number): RawSql {
+  const db = new SqliteDatabase(file);
+  const page = db.prepare('SELECT * FROM devices WHERE org_id = ? ORDER BY name_key, id LIMIT ? OFFSET ?');
+  const count = db.prepare('SELECT count(*) AS n FROM devices WHERE org_id = ?');
+  const searchPage = db.prepare('SELECT * FROM devices WHERE org_id = ? AND name_key >= ? AND name_key < ? ORDER BY name_key, id LIMIT ? OFFSET ?');
+  const searchCount = db.prepare('SELECT count(*) AS n FROM devices WHERE org_id = ? AND name_key >= ? AND name_key < ?');
+  const after = db.prepare('SELECT * FROM devices WHERE org_id = ? AND (name_key, id) > (?, ?) ORDER BY name_key, id LIMIT ?');
+  const log = db.prepare('SELECT count(*) AS n FROM device_order_changes WHERE org_id = ?');
+  return {
+    async changeLog() {
+      return (log.get(orgId) as { n: number }).n;
+    },
+    async offsetPage(offset, prefix) {
+      if (prefix) return [searchPage.all(orgId, prefix, `${prefix}\u{10FFFF}`, SIZE, offset), searchCount.get(orgId, prefix, `${prefix}\u{10FFFF}`)];
+      return [page.all(orgId, SIZE, offset), count.get(orgId)];
+    },
+    async keysetAfter(key, id) {
+      return after.all(orgId, key, id, SIZE);
+    },
+    async ownedKeys(keys) {
+      return db.prepare(`SELECT device_key FROM devices WHERE org_id = ? AND device_key IN (${keys.map(() => '?').join(',')})`).all(orgId, ...keys);
+    },
+    async rename(id, name) {
+      db.prepare('UPDATE devices SET name = ? WHERE id = ?').run(name, id);
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
+
+async function postgresRaw(url: string, orgId: number): Promise<RawSql> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    async changeLog() {
+      return Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM device_order_changes WHERE org_id = $1', [orgId])).rows[0]!.n);
+    },
+    async offsetPage(offset, prefix) {
+      if (prefix) {
+        const hi = `${prefix}\u{10FFFF}`;
+        return [
+          await client.query({ name: 'sp', text: 'SELECT * FROM devices WHERE org_id = $1 AND name_key >= $2 AND name_key < $3 ORDER BY name_key, id LIMIT $4 OFFSET $5', values: [orgId, prefix, hi, SIZE, offset] }),
+          await client.query({ name: 'sc', text: 'SELECT count(*) AS n FROM devices WHERE org_id = $1 AND name_key >= $2 AND name_key < $3', values: [orgId, prefix, hi] }),
+        ];
+      }
+      return [
+        await client.query({ name: 'p', text: 'SELECT * FROM devices WHERE org_id = $1 ORDER BY name_key, id LIMIT $2 OFFSET $3', values: [orgId, SIZE, offset] }),
+        await client.query({ name: 'c', text: 'SELECT count(*) AS n FROM devices WHERE org_id = $1', values: [orgId] }),
+      ];
+    },
+    async keysetAfter(key, id) {
+      return client.query({ name: 'k', text: 'SELECT * FROM devices WHERE org_id = $1 AND (name_key, id) > ($2, $3) ORDER BY name_key, id LIMIT $4', values: [orgId, key, id, SIZE] });
+    },
+    async ownedKeys(keys) {
+      return client.query({ name: 'o', text: 'SELECT device_key FROM devices WHERE org_id = $1 AND device_key = ANY($2)', values: [orgId, keys] });
+    },
+    async rename(id, name) {
+      await client.query('UPDATE devices SET name = $1 WHERE id = $2', [name, id]);
+    },
+    async close() {
+      await client.end();
+    },
+  };
+}
+
+async function seedSqlite(file: string, orgId: number) {
+  const db = new SqliteDatabase(file);
+  db.pragma('busy_timeout = 10000');
+  const insert = db.prepare("INSERT INTO devices (org_id, device_key, name, secret_hash, enrolled_at, machine_type, model) VALUES (?, ?, ?, 'x', 0, 'x9_vn', 'PF-86')");
+  const batch = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) insert.run(orgId, `BL-${String(i).padStart(7, '0')}`, nameOf(i));
+  });
+  for (let i = 0; i < DEVICES; i += 50_000) batch(i, Math.min(DEVICES, i + 50_000));
+  db.exec('ANALYZE');
+  db.close();
+}
+
+async function seedPostgres(url: string, orgId: number) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const chunk = 100_000;
+  for (let from = 0; from < DEVICES; from += chunk) {
+    const ids = Array.from({ length: Math.min(chunk, DEVICES - from) }, (_, k) => from + k);
+    await client.query(
+      `INSERT INTO devices (org_id, device_key, name, secret_hash, enrolled_at, machine_type, model)
+       SELECT $1, k, n, 'x', 0, 'x9_vn', 'PF-86' FROM unnest($2::text[], $3::text[]) AS t(k, n)`,
+      [orgId, ids.map((i) => `BL-${String(i).padStart(7, '0')}`), ids.map(nameOf)],
+    );
+  }
+  await client.query('VACUUM ANALYZE devices');
+  await client.end();
+}
+
+/** A throwaway PostgreSQL database for one run (dropped at exit). */
+async function freshPostgres(adminUrl: string): Promise<string> {
+  const { default: pg } = await import('pg');
+  const name = `bench_device_list_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  onCleanup(async () => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, string]>> {
+  const pgUrl = engine === 'postgres' ? await freshPostgres(process.env.DEVICE_LIST_PG!) : undefined;
+  const server = await startServer(pgUrl ? { DATABASE_URL: pgUrl } : {});
+  const operator = await Operator.signIn(server.url);
+  const list = async (query: string) => device.listDevices.reply.parse(await operator.request('GET', `/platform/device/list?${query}`));
+  // The customer of operator1 (the sample "Riverside School").
+  const probe = await list('start=1&size=1');
+  if (probe.totalRecords !== 0) throw new Error('the bench server should start without devices');
+  const orgId = await (async () => {
+    if (engine === 'sqlite') {
+      const db = new SqliteDatabase(server.dbFile, { readonly: true });
+      const row = db.prepare("SELECT org_id FROM users WHERE user_name = 'operator1'").get() as { org_id: number };
+      db.close();
+      return row.org_id;
+    }
+    const { default: pg } = await import('pg');
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    const { rows } = await c.query<{ org_id: number }>("SELECT org_id FROM users WHERE user_name = 'operator1'");
+    await c.end();
+    return rows[0]!.org_id;
+  })();
+
+  console.log(`${engine}: seeding ${fmt(DEVICES)} devices…`);
+  const seedMs = await time(() => (engine === 'sqlite' ? seedSqlite(server.dbFile, orgId) : seedPostgres(pgUrl!, orgId)));
+  const raw = engine === 'sqlite' ? sqliteRaw(server.dbFile, orgId) : await postgresRaw(pgUrl!, orgId);
+
+  // The bulk insert left one change-log row per device. List reads trim the log to its newest
+  // 100,000 rows in the background, at most once a minute per company: read the first page every
+  // second, as an open console would, until it is trimmed; then measure the steady state.
+  const first = await list(`start=1&size=${SIZE}`);
+  const pruneStart = performance.now();
+  while ((await raw.changeLog()) > 110_000) {
+    if (performance.now() - pruneStart > 300_000) throw new Error('the change log was not trimmed within 5 minutes');
+    await new Promise((r) => setTimeout(r, 1000));
+    await list(`start=1&size=${SIZE}`);
+  }
+  const pruneMs = performance.now() - pruneStart;
+  const total = first.totalRecords;
+  if (total !== DEVICES) throw new Error(`listed ${total} devices, seeded ${DEVICES}`);
+  const lastPage = Math.ceil(total / SIZE);
+  const middle = Math.floor(lastPage / 2);
+
+  console.log(`${engine}: measuring…`);
+  const buildMs = await time(() => list(`start=${middle}&size=${SIZE}`));
+  const firstPage = await sample(REQUESTS, () => list(`start=1&size=${SIZE}`));
+  const middlePage = await sample(REQUESTS, () => list(`start=${middle}&size=${SIZE}`));
+  const lastPageStats = await sample(REQUESTS, () => list(`start=${lastPage}&size=${SIZE}`));
+  let seed = 1;
+  const randomPage = () => 2 + ((seed = (seed * 48271) % 2147483647) % (lastPage - 2));
+  const jumps = await sample(REQUESTS, () => list(`start=${randomPage()}&size=${SIZE}`));
+  const jumps50 = await sample(REQUESTS, () => list(`start=${Math.ceil(randomPage() / 10)}&size=50`));
+  const mid = await list(`start=${middle}&size=${SIZE}`);
+  const nextPage = await sample(REQUESTS, () => list(`start=${middle + 1}&size=${SIZE}&cursor=${encodeURIComponent(mid.cursor!)}`));
+
+  const narrow = 'hall 0042';
+  const broad = 'hall';
+  const narrowTotal = (await list(`start=1&size=${SIZE}&deviceName=${encodeURIComponent(narrow)}`)).totalRecords;
+  const broadTotal = (await list(`start=1&size=${SIZE}&deviceName=${broad}`)).totalRecords;
+  const broadMiddle = Math.floor(Math.ceil(broadTotal / SIZE) / 2);
+  const searchNarrow = await sample(REQUESTS, () => list(`start=1&size=${SIZE}&deviceName=${encodeURIComponent(narrow)}`));
+  const searchBroad = await sample(REQUESTS, () => list(`start=1&size=${SIZE}&deviceName=${broad}`));
+  const searchBroadMiddle = await sample(REQUESTS, () => list(`start=${broadMiddle}&size=${SIZE}&deviceName=${broad}`));
+
+  // Raw SQL in the same run: the same rows with OFFSET + COUNT(*), and the keyset statement alone.
+  const rawRequests = Math.max(20, Math.floor(REQUESTS / 10));
+  const rawFirst = await sample(REQUESTS, () => raw.offsetPage(0));
+  const rawMiddle = await sample(rawRequests, () => raw.offsetPage((middle - 1) * SIZE));
+  const rawLast = await sample(rawRequests, () => raw.offsetPage((lastPage - 1) * SIZE));
+  const rawNarrow = await sample(REQUESTS, () => raw.offsetPage(0, narrow));
+  const rawBroad = await sample(rawRequests, () => raw.offsetPage(0, broad));
+  const rawBroadMiddle = await sample(rawRequests, () => raw.offsetPage((broadMiddle - 1) * SIZE, broad));
+  const lastOfMid = mid.listObject.at(-1)!;
+  const rawKeyset = await sample(REQUESTS, () => raw.keysetAfter(lastOfMid.deviceName.toLowerCase(), lastOfMid.deviceId));
+
+  // A rename moves one device; the next far jump corrects the index from the change log.
+  const renamed = first.listObject[0]!;
+  await raw.rename(renamed.deviceId, 'Zz renamed');
+  const afterRename = await time(() => list(`start=${middle - 7}&size=${SIZE}`));
+  await raw.rename(renamed.deviceId, renamed.deviceName);
+
+  // Online state of 50 listed devices, many clients at once.
+  const keys = (await list(`start=${middle}&size=50`)).listObject.map((d) => d.deviceKey);
+  const online = async () => {
+    let done = 0;
+    const until = Date.now() + SECONDS * 1000;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (Date.now() < until) {
+          const reply = device.listIsOnlineByDeviceKey.reply.parse(await operator.request('POST', '/platform/device/listIsOnlineByDeviceKey', { deviceKeyList: keys.join(',') }));
+          if (reply.listObject.length !== 50) throw new Error('online state did not list the 50 keys');
+          done++;
+        }
+      }),
+    );
+    return done / SECONDS;
+  };
+  const onlineRps = await online();
+  let rawDone = 0;
+  const rawUntil = Date.now() + SECONDS * 1000;
+  while (Date.now() < rawUntil) {
+    await raw.ownedKeys(keys);
+    rawDone++;
+  }
+  await raw.close();
+  await server.stop();
+
+  return [
+    [`${engine}: ${fmt(DEVICES)} devices inserted by SQL (triggers on)`, `${fmt(seedMs / 1000, 1)} s`],
+    ['  change log trimmed to 100,000 rows after the insert (background)', `${fmt(pruneMs / 1000, 1)} s after the first read`],
+    ['  rank index build (first far jump after start)', `${fmt(buildMs, 1)} ms`],
+    ['  far jump right after a rename (change log, no build)', `${fmt(afterRename, 1)} ms`],
+    [`  API, ms p50 / p99 / max (${REQUESTS} sequential requests each)`, ''],
+    ['    first page', ms(firstPage)],
+    [`    middle page (${fmt(middle)} of ${fmt(lastPage)})`, ms(middlePage)],
+    ['    last page', ms(lastPageStats)],
+    ['    random far jumps, 5 a page', ms(jumps)],
+    ['    random far jumps, 50 a page', ms(jumps50)],
+    ['    next page with the cursor', ms(nextPage)],
+    [`    name search "${narrow}" (${fmt(narrowTotal)} matches)`, ms(searchNarrow)],
+    [`    name search "${broad}" (${fmt(broadTotal)} matches), first page`, ms(searchBroad)],
+    [`    name search "${broad}", middle page`, ms(searchBroadMiddle)],
+    ['  raw SQL, same rows by LIMIT/OFFSET + COUNT(*), ms p50 / p99 / max', ''],
+    ['    first page', ms(rawFirst)],
+    [`    middle page (OFFSET ${fmt((middle - 1) * SIZE)})`, ms(rawMiddle)],
+    ['    last page', ms(rawLast)],
+    [`    name search "${narrow}"`, ms(rawNarrow)],
+    [`    name search "${broad}", first page`, ms(rawBroad)],
+    [`    name search "${broad}", middle page`, ms(rawBroadMiddle)],
+    ['    keyset statement alone (next page)', ms(rawKeyset)],
+    [`  online state of 50 keys, ${CONCURRENCY} clients`, `${fmt(onlineRps)} requests/s`],
+    ['  raw ownership query (50 keys), one loop', `${fmt(rawDone / SECONDS)} queries/s`],
+  ];
+}
+
+runBenchmark('bench:device-list', 3_600_000, async () => {
+  const started = Date.now();
+  const rows: Array<[string, string]> = [];
+  rows.push(...(await runEngine('sqlite')));
+  if (process.env.DEVICE_LIST_PG) rows.push(...(await runEngine('postgres')));
+  rows.push(['load average at the end (1, 5, 15 min)', loadAverage()], ['total run time', `${fmt((Date.now() - started) / 1000)} s`]);
+  printTable(`Device list at ${fmt(DEVICES)} devices (${new Date().toISOString().slice(0, 10)}; ${machineDescription()})`, rows);
+});
