@@ -128,7 +128,7 @@ runBenchmark('bench:broadcast', 300_000, async () => {
     });
     const cpu0 = cpuSeconds(mosquitto.child.pid!);
     const t0 = Date.now();
-    await Promise.all(envelopes.map((e) => publisher.publishAsync(device.commandTopic(e.key), JSON.stringify(e.envelope), { qos: 1 })));
+    await Promise.all(envelopes.map((e) => publisher.publishAsync(device.commandTopic(e.key), JSON.stringify(e.envelope), { qos: device.COMMAND_QOS })));
     const publishMs = Date.now() - t0;
     await done;
     baseRounds.push({ ms: lastAck - t0, apiMs: publishMs, cpu: cpuSeconds(mosquitto.child.pid!) - cpu0 });

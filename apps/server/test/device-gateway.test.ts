@@ -52,6 +52,17 @@ describe.each(backends)('device gateway on %s', (backend) => {
     const feedback = device.listFeedback.reply.parse((await operator.get('/platform/feedback/listFeedbackInfo?start=1&size=10&deviceName=CONF-0001')).body);
     expect(feedback.listObject[0]).toMatchObject({ uuid: command.id, status: 'success', type: '00', userName: 'operator1' });
 
+    // The protocol's QoS 0 acknowledgement may carry what the command changed: stored as state.
+    panel.client.removeAllListeners('message');
+    panel.client.on('message', (_topic, payload) => {
+      const cmd = device.commandEnvelope.parse(JSON.parse(payload.toString()));
+      const ack: device.CommandAck = { v: 1, id: cmd.id, result: 'succeeded', state: { volume: Number(cmd.value) } };
+      void panel.client.publishAsync('pf/v1/d/CONF-0001/ack', JSON.stringify(ack), { qos: device.PUBLISH_QOS.ack });
+    });
+    const volume = device.sendCommandByDeviceId.reply.parse((await sendCommand(row.deviceId, '01', '17')).body);
+    await waitFor('the volume command to succeed', async () => (await commandStatus(volume.dataObject.commandId)) === 'succeeded');
+    await waitFor('the volume the acknowledgement carried', async () => (await deviceRow('CONF-0001'))?.volume === 17);
+
     await panel.client.publishAsync('pf/v1/d/CONF-0001/apps', JSON.stringify({ v: 1, apps: [
       { appName: 'Settings', packageName: 'com.android.settings', versionName: '12', appSize: 1000, appLevel: 1 },
       { appName: 'Whiteboard', packageName: 'com.panel.board', versionName: '2.1.0', appSize: 52_000_000, appLevel: 0 },

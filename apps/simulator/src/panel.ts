@@ -174,7 +174,7 @@ export class SimulatedPanel {
   }
 
   private async publish(kind: device.DevicePublishKind, payload: object) {
-    if (this.client?.connected) await this.client.publishAsync(this.topic(kind), JSON.stringify(payload), { qos: 1 });
+    if (this.client?.connected) await this.client.publishAsync(this.topic(kind), JSON.stringify(payload), { qos: device.PUBLISH_QOS[kind] });
   }
 
   private ack(ack: device.CommandAck) {
@@ -206,7 +206,7 @@ export class SimulatedPanel {
   }
 
   private async execute(cmd: device.CommandEnvelope) {
-    const done = (detail?: string) => this.ack({ v: 1, id: cmd.id, result: 'succeeded', ...(detail ? { detail } : {}) });
+    const done = (detail?: string) => this.ack({ v: 1, id: cmd.id, result: 'succeeded', ...(detail ? { detail } : {}), state: this.changedState() });
     switch (cmd.order) {
       case '00':
         this.state.brightness = cmd.value as number;
@@ -262,8 +262,12 @@ export class SimulatedPanel {
       case 'OTA':
         return this.installOta(cmd.id, cmd.value as device.OtaValue);
     }
-    await this.publish('state', { v: 1, brightness: this.state.brightness, volume: this.state.volume, mute: this.state.mute, source: this.state.source, power: this.state.power });
     return done();
+  }
+
+  /** What a command may have changed, carried by its acknowledgement. */
+  private changedState(): NonNullable<device.CommandAck['state']> {
+    return { brightness: this.state.brightness, volume: this.state.volume, mute: this.state.mute, source: this.state.source, power: this.state.power };
   }
 
   /**
@@ -332,8 +336,7 @@ export class SimulatedPanel {
     if (key === 'volumeDown') this.state.volume = Math.max(0, this.state.volume - 5);
     if (key === 'mute') this.state.mute = !this.state.mute;
     if (key === 'home') this.state.source = 'home';
-    await this.publish('state', { v: 1, volume: this.state.volume, mute: this.state.mute, source: this.state.source, power: this.state.power });
-    await this.ack({ v: 1, id: cmd.id, result: 'succeeded' });
+    await this.ack({ v: 1, id: cmd.id, result: 'succeeded', state: this.changedState() });
   }
 
   /** Periodic telemetry, screen time, and now and then an abnormal log. */

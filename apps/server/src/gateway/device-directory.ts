@@ -36,11 +36,19 @@ export class DeviceDirectory {
   }
 
   async resolve(deviceKey: string): Promise<KnownDevice | undefined> {
-    const found = await this.credentials(deviceKey);
-    return found ? { id: found.id, orgId: found.org_id, deviceKey } : undefined;
+    return this.cached(deviceKey) ?? knownOf(deviceKey, await this.credentials(deviceKey));
+  }
+
+  /** The device when its credentials are cached (every connected panel's are): no promise per message. */
+  cached(deviceKey: string): KnownDevice | undefined {
+    return knownOf(deviceKey, this.cache.get(deviceKey));
   }
 
   forget(deviceKey: string) {
     this.cache.delete(deviceKey);
   }
+}
+
+function knownOf(deviceKey: string, found: DeviceCredentials | null | undefined): KnownDevice | undefined {
+  return found ? { id: found.id, orgId: found.org_id, deviceKey } : undefined;
 }

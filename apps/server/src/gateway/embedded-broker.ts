@@ -146,7 +146,7 @@ export class EmbeddedBroker implements DeviceTransport {
     const broker = this.broker;
     if (!broker) return Promise.reject(new Error('broker not started'));
     return new Promise((resolve, reject) =>
-      broker.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (err) => (err ? reject(err) : resolve())),
+      broker.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: device.COMMAND_QOS, retain: false, dup: false }, (err) => (err ? reject(err) : resolve())),
     );
   }
 

@@ -102,7 +102,7 @@ export class ExternalBroker implements DeviceTransport, CredentialSync {
 
   async publish(topic: string, payload: string): Promise<void> {
     if (!this.client) throw new Error('external broker not connected');
-    await this.client.publishAsync(topic, payload, { qos: 1, retain: false });
+    await this.client.publishAsync(topic, payload, { qos: device.COMMAND_QOS, retain: false });
   }
 
   async close(): Promise<void> {

@@ -163,9 +163,12 @@ export class DeviceGateway {
           .catch(failed('abnormal log'));
         break;
       }
-      case 'ack':
-        this.sink?.acknowledge(known, data as device.CommandAck);
+      case 'ack': {
+        const ack = data as device.CommandAck;
+        if (ack.state) this.stateWriter.add({ id: known.id, set: { ...stateToColumns(ack.state), last_seen_at: now } });
+        this.sink?.acknowledge(known, ack);
         break;
+      }
       case 'settings':
         if (this.settingsSink) this.settingsSink(known, data as device.SettingsReport).catch(failed('settings'));
         else this.drop(known.deviceKey, kind, 'no settings store');
@@ -181,6 +184,8 @@ export class DeviceGateway {
   }
 
   private withDevice(deviceKey: string, use: (known: KnownDevice) => void) {
+    const cached = this.directory.cached(deviceKey);
+    if (cached) return use(cached);
     this.directory.resolve(deviceKey).then(
       (known) => (known ? use(known) : this.drop(deviceKey, 'any', 'unknown device')),
       (err: unknown) => this.log.error({ err, deviceKey }, 'device lookup failed'),

@@ -12,7 +12,7 @@ export interface TransportHandlers {
 export interface DeviceTransport {
   readonly description: string;
   start(handlers: TransportHandlers): Promise<void>;
-  /** QoS 1, never retained: commands are one-shot and the database owns their state. */
+  /** At the protocol's command QoS, never retained: the command service publishes again until acknowledged. */
   publish(topic: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -123,6 +123,8 @@ export const commandAck = z
     id: z.string().uuid(),
     result: z.enum(ACK_RESULTS),
     detail: z.string().max(500).optional(),
+    /** What the command changed on the panel (a partial state report), so no separate report is needed. */
+    state: deviceStateFields.partial().strict().optional(),
   })
   .strict();
 export type CommandAck = z.infer<typeof commandAck>;

@@ -8,6 +8,15 @@ export const TOPIC_ROOT = 'pf/v1/d';
 export const DEVICE_PUBLISH_KINDS = ['presence', 'state', 'apps', 'usage', 'ack', 'log', 'settings'] as const;
 export type DevicePublishKind = (typeof DEVICE_PUBLISH_KINDS)[number];
 
+/**
+ * QoS of each message. Sessions are clean, so QoS 1 only guards a live TCP connection, which
+ * loses nothing anyway; where a later message makes up for a lost one, QoS 0 saves a PUBACK per
+ * message: commands are published again until acknowledged (and acknowledged again when repeated),
+ * and state is reported periodically. What nothing would repeat stays QoS 1.
+ */
+export const PUBLISH_QOS: Record<DevicePublishKind, 0 | 1> = { presence: 1, state: 0, apps: 1, usage: 1, ack: 0, log: 1, settings: 1 };
+export const COMMAND_QOS = 0;
+
 /** The one topic a panel subscribes to: its commands. */
 export const COMMAND_KIND = 'cmd';
 

@@ -5,7 +5,7 @@ import type { DevicesTable } from '../../db/schema.js';
 type DeviceUpdate = Updateable<DevicesTable>;
 
 /** Maps a (partial) state report to device columns; absent fields leave the column alone. */
-export function stateToColumns(report: device.StateReport): DeviceUpdate {
+export function stateToColumns(report: Partial<device.DeviceStateFields>): DeviceUpdate {
   const row: DeviceUpdate = {};
   if (report.publicIp !== undefined) row.public_ip = report.publicIp;
   if (report.localIp !== undefined) row.local_ip = report.localIp;
