@@ -36,8 +36,8 @@ interface Target {
 }
 
 /**
- * Commands with a life: queued (recorded) -> sent (published) -> delivered (panel said received)
- * -> succeeded | failed, or expired. Rows are committed before anything is published, so a crash
+ * Commands with a life: queued (recorded) -> sent (published, or recorded so when the panel listens)
+ * -> delivered (panel said received) -> succeeded | failed, or expired. Rows are committed before anything is published, so a crash
  * loses nothing; panels de-duplicate by id, so publishing again never runs a command twice.
  */
 export class CommandService implements CommandSink {
@@ -79,13 +79,16 @@ export class CommandService implements CommandSink {
   /** Records one command per target, then publishes to the targets that listen now. */
   async create(orgId: number, userId: number | null, targets: Target[], order: device.Order, value: unknown, ttlMs = this.timings.ttlMs): Promise<string[]> {
     const now = this.clock.now();
+    // A panel listening now is recorded as sent in the same insert (the publish follows at once),
+    // which spares a second write of every row; if the publish is lost, the retry repeats it.
+    const publishesNow = (t: Target) => order !== 'POWERUP' && this.gateway.isReady(t.deviceKey);
     const rows: Insertable<CommandsTable>[] = targets.map((t) => ({
       id: crypto.randomUUID(),
       org_id: orgId,
       device_id: t.id,
       order_code: order,
       value: JSON.stringify(value ?? null),
-      status: 'queued',
+      ...(publishesNow(t) ? { status: 'sent', attempts: 1 } : { status: 'queued' }),
       expires_at: now + ttlMs,
       created_by: userId,
       relay_for: null,
@@ -94,7 +97,7 @@ export class CommandService implements CommandSink {
     }));
     await this.commands.insertMany(rows);
     const keys = new Map(targets.map((t) => [t.id, t.deviceKey]));
-    this.inBackground(this.dispatch(rows as CommandRecord[], keys));
+    this.inBackground(this.dispatch(rows as CommandRecord[], keys, true));
     return rows.map((r) => r.id);
   }
 
@@ -161,7 +164,8 @@ export class CommandService implements CommandSink {
     await this.dispatch(pending, new Map(batch.map((k) => [k.id, k.deviceKey])));
   }
 
-  private async dispatch(rows: CommandRecord[], keys: Map<number, string>) {
+  /** `inserted`: the rows were just inserted, those marked sent there need no second write. */
+  private async dispatch(rows: CommandRecord[], keys: Map<number, string>, inserted = false) {
     const sendable: CommandRecord[] = [];
     for (const row of rows) {
       const key = keys.get(row.device_id);
@@ -178,7 +182,8 @@ export class CommandService implements CommandSink {
           return this.gateway.sendCommand(key, this.envelope(row, key));
         }),
       );
-      await this.commands.markSent(part.map((r) => r.id), this.clock.now());
+      const toMark = inserted ? part.filter((r) => r.status !== 'sent') : part;
+      if (toMark.length) await this.commands.markSent(toMark.map((r) => r.id), this.clock.now());
     }
   }
 
