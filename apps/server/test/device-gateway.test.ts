@@ -167,6 +167,31 @@ describe.each(backends)('device gateway on %s', (backend) => {
     await panel.close();
   });
 
+  it('records a command to a listening panel as sent at once and publishes it again until acknowledged', async () => {
+    const creds = await enroll(server.url, 'RETRY-01', secret);
+    const panel = await connectBare(mqttUrl, creds, { autoAck: false });
+    const row = await waitFor('the row', () => deviceRow('RETRY-01'));
+    // Subscribed, and its delivery of pending commands (collected for 20 ms) done.
+    await waitFor('the panel ready', () => server.app.devices.gateway.isReady('RETRY-01'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await server.app.devices.commands.settle();
+    const sent = device.sendCommandByDeviceId.reply.parse((await sendCommand(row.deviceId, '00', '12')).body);
+    const id = sent.dataObject.commandId;
+    const stored = () => server.app.db.kysely.selectFrom('commands').select(['status', 'attempts']).where('id', '=', id).executeTakeFirstOrThrow();
+    await server.app.devices.commands.settle();
+    expect(await stored()).toEqual({ status: 'sent', attempts: 1 });
+    await waitFor('the first delivery', () => panel.commands.some((c) => c.id === id));
+
+    server.clock.advance(16_000);
+    await server.app.devices.commands.tick();
+    await waitFor('the repeated delivery', () => panel.commands.filter((c) => c.id === id).length === 2);
+    expect(await stored()).toEqual({ status: 'sent', attempts: 2 });
+
+    await panel.client.publishAsync('pf/v1/d/RETRY-01/ack', JSON.stringify({ v: 1, id, result: 'succeeded' }), { qos: device.PUBLISH_QOS.ack });
+    await waitFor('success', async () => (await stored()).status === 'succeeded');
+    await panel.close();
+  });
+
   it('expires a command whose panel never comes back, with a fail feedback', async () => {
     await enroll(server.url, 'GONE-01', secret);
     const row = await waitFor('the row', () => deviceRow('GONE-01'));
