@@ -144,7 +144,7 @@ test('sends an emergency notification with an uploaded audio, which the panel fe
   const delivered = page.getByTestId('notice-delivery-row').filter({ hasText: 'E2E-00002' });
   await expect(delivered).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
   await expect(delivered).toHaveAttribute('data-detail', `shown, played audio ${sha256}`);
-  await expect(page.getByTestId('notice-delivery-summary')).toHaveText('1 shown, 0 failed, 0 waiting, of 1 panels');
+  await expect(page.getByTestId('notice-delivery-summary')).toHaveText('Shown 1, failed 0, waiting 0 (panels: 1)');
   await snapshot(page, 'notification-delivered-en-US');
 });
 

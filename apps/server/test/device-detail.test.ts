@@ -192,7 +192,7 @@ describe.each(backends)('device detail, settings and bad commands on %s', (backe
 
     const before = panels['DET-X9-2']!.commands.length;
     const reply = deviceDetail.sendDeviceSettings.reply.parse((await clone(settingIds, String(ids['DET-X9-2']))).body);
-    expect(reply).toMatchObject({ hhtMsg: 'Settings sent to 1 panels', dataObject: { count: 1 } });
+    expect(reply).toMatchObject({ hhtMsg: 'Settings sent to panels: 1', dataObject: { count: 1 } });
     const sent = await waitFor('the clone at the target', () => panels['DET-X9-2']!.commands.slice(before).find((c) => c.order === 'SETTINGS'));
     expect(sent.value).toEqual({ platform: 'x9_vn', platformMsg: { language: 'en_us', toolBar: x9Settings.platformMsg.toolBar } });
     const log = await db().selectFrom('operation_logs').select(['action', 'content']).where('action', '=', 'deviceSetting.clone').execute();
