@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { InputNumber, Modal, Slider, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { testHook } from '../../lists/FormModal';
+import { useResetOnOpen } from '../../lists/useResetOnOpen';
 
 interface LevelModalProps {
   title: string;
@@ -20,11 +21,7 @@ export function LevelModal({ title, open, initial, testId, onSend, onClose }: Le
   const [level, setLevel] = useState(initial);
   const [sending, setSending] = useState(false);
   // Each opening starts from the default (adjusted while rendering, before anything can be typed).
-  const [wasOpen, setWasOpen] = useState(open);
-  if (open !== wasOpen) {
-    setWasOpen(open);
-    if (open) setLevel(initial);
-  }
+  useResetOnOpen(open, () => setLevel(initial));
   return (
     <Modal
       title={title}

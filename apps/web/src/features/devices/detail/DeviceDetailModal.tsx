@@ -13,6 +13,7 @@ import { SettingPanel } from './SettingPanel';
 import { StorageTab } from './StorageTab';
 import { useDeviceDetail, usePanelSettings } from './useDeviceDetail';
 import { useSettingsPush } from './useSettingsPush';
+import { useResetOnOpen } from '../../../lists/useResetOnOpen';
 
 export interface DeviceDetailModalProps {
   deviceId: number | undefined;
@@ -32,11 +33,7 @@ export function DeviceDetailModal({ deviceId, open, onClose }: DeviceDetailModal
   const { settings, reload: reloadSettings } = usePanelSettings(deviceId, open);
   const push = useSettingsPush(deviceId ?? 0, reloadSettings);
   const [tab, setTab] = useState<TabKey>('info');
-  const [wasOpen, setWasOpen] = useState(open);
-  if (open !== wasOpen) {
-    setWasOpen(open);
-    if (open) setTab('info');
-  }
+  useResetOnOpen(open, () => setTab('info'));
   const online = detail?.isOnline === '1';
 
   const title = detail && (

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Alert, InputNumber, Modal, Radio, Space } from 'antd';
+import { Alert, InputNumber, Radio, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { device } from '@panelfleet/contract';
-import { testHook } from '../../../lists/FormModal';
+import { useResetOnOpen } from '../../../lists/useResetOnOpen';
+import { SendModal } from './SendModal';
 import { CONTRACT_NS } from '../../../i18n';
 
 type Choice = `${(typeof device.ENERGY_SAVING_PRESETS)[number]}` | 'never' | 'custom';
@@ -23,46 +24,25 @@ export function EnergySavingModal({ open, value, onSend, onClose }: EnergySaving
   const [choice, setChoice] = useState<Choice>(choiceOf(value));
   const [custom, setCustom] = useState<string>(typeof value === 'number' ? String(value) : '');
   const [problem, setProblem] = useState<string>();
-  const [sending, setSending] = useState(false);
+  useResetOnOpen(open, () => {
+    setChoice(choiceOf(value));
+    setCustom(typeof value === 'number' ? String(value) : '');
+    setProblem(undefined);
+  });
 
-  // Start from the reported value each time the dialog opens (set while rendering, before any input).
-  const [wasOpen, setWasOpen] = useState(open);
-  if (open !== wasOpen) {
-    setWasOpen(open);
-    if (open) {
-      setChoice(choiceOf(value));
-      setCustom(typeof value === 'number' ? String(value) : '');
-      setProblem(undefined);
-    }
-  }
-
-  const ok = async () => {
+  const send = () => {
     const chosen: unknown = choice === 'never' ? 'never' : choice === 'custom' ? (/^\d+$/.test(custom.trim()) ? Number(custom.trim()) : NaN) : Number(choice);
     const parsed = device.energySaving.safeParse(chosen);
     if (!parsed.success) {
       // The modal stays open (spec 2 section 5).
       setProblem(t(parsed.error.issues[0]?.message ?? 'setting.threeMin', { ns: CONTRACT_NS }));
-      return;
+      return undefined;
     }
-    setSending(true);
-    const sent = await onSend(parsed.data);
-    setSending(false);
-    if (sent) onClose();
+    return onSend(parsed.data);
   };
 
   return (
-    <Modal
-      title={t('deviceDetail.energySaving')}
-      open={open}
-      onOk={() => void ok()}
-      onCancel={onClose}
-      okText={t('common.ok')}
-      cancelText={t('common.cancel')}
-      confirmLoading={sending}
-      okButtonProps={testHook('energy-ok')}
-      destroyOnHidden
-      modalRender={(node) => <div data-testid="energy-modal">{node}</div>}
-    >
+    <SendModal title={t('deviceDetail.energySaving')} open={open} onClose={onClose} send={send} testId="energy-modal" okTestId="energy-ok">
       <Radio.Group value={choice} onChange={(e) => { setChoice(e.target.value as Choice); setProblem(undefined); }}>
         <Space orientation="vertical">
           {device.ENERGY_SAVING_PRESETS.map((minutes) => (
@@ -87,6 +67,6 @@ export function EnergySavingModal({ open, value, onSend, onClose }: EnergySaving
         </Space>
       </Radio.Group>
       {problem && <Alert type="error" showIcon title={problem} style={{ marginTop: 12 }} data-testid="energy-problem" />}
-    </Modal>
+    </SendModal>
   );
 }

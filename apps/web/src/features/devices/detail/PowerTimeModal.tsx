@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Form, Modal, Switch, Tag, TimePicker } from 'antd';
+import { Form, Switch, Tag, TimePicker } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { device } from '@panelfleet/contract';
-import { testHook } from '../../../lists/FormModal';
+import { useResetOnOpen } from '../../../lists/useResetOnOpen';
+import { SendModal } from './SendModal';
 
 export interface PowerTime {
   enabled: boolean;
@@ -23,33 +24,17 @@ interface PowerTimeModalProps {
 export function PowerTimeModal({ kind, open, value, onSend, onClose }: PowerTimeModalProps) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState(value);
-  // Start from the reported values each time the dialog opens (set while rendering, before any input).
-  const [wasOpen, setWasOpen] = useState(open);
-  if (open !== wasOpen) {
-    setWasOpen(open);
-    if (open) setDraft(value);
-  }
-  const [sending, setSending] = useState(false);
+  useResetOnOpen(open, () => setDraft(value));
   const days = device.weekdaysOf(draft.week);
   const toggle = (day: device.Weekday, on: boolean) => setDraft({ ...draft, week: device.weekOf(on ? [...days, day] : days.filter((d) => d !== day)) });
-  const ok = async () => {
-    setSending(true);
-    const sent = await onSend(draft);
-    setSending(false);
-    if (sent) onClose();
-  };
   return (
-    <Modal
+    <SendModal
       title={t(kind === 'on' ? 'deviceDetail.autoPowerOn' : 'deviceDetail.autoPowerOff')}
       open={open}
-      onOk={() => void ok()}
-      onCancel={onClose}
-      okText={t('common.ok')}
-      cancelText={t('common.cancel')}
-      confirmLoading={sending}
-      okButtonProps={testHook(`power-${kind}-ok`)}
-      destroyOnHidden
-      modalRender={(node) => <div data-testid={`power-${kind}-modal`}>{node}</div>}
+      onClose={onClose}
+      send={() => onSend(draft)}
+      testId={`power-${kind}-modal`}
+      okTestId={`power-${kind}-ok`}
     >
       <Form layout="horizontal" labelCol={{ span: 6 }}>
         <Form.Item label={t('deviceDetail.enabled')}>
@@ -72,6 +57,6 @@ export function PowerTimeModal({ kind, open, value, onSend, onClose }: PowerTime
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </SendModal>
   );
 }

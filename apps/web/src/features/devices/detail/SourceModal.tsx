@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Empty, Modal, Radio, Spin } from 'antd';
+import { Empty, Radio, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { testHook } from '../../../lists/FormModal';
 import { machineTypes } from '@panelfleet/contract';
 import { alreadyReported, call } from '../../../api/client';
+import { useResetOnOpen } from '../../../lists/useResetOnOpen';
+import { SendModal } from './SendModal';
 
 type SourceOption = { name: string; sourceKey: string };
 
@@ -20,12 +21,7 @@ export function SourceModal({ open, machineTypeId, current, onSend, onClose }: S
   const { t } = useTranslation();
   const [sources, setSources] = useState<SourceOption[]>();
   const [chosen, setChosen] = useState<string>();
-  const [sending, setSending] = useState(false);
-  const [wasOpen, setWasOpen] = useState(open);
-  if (open !== wasOpen) {
-    setWasOpen(open);
-    if (open) setChosen(undefined);
-  }
+  useResetOnOpen(open, () => setChosen(undefined));
 
   useEffect(() => {
     if (!open || machineTypeId === null) return;
@@ -37,13 +33,6 @@ export function SourceModal({ open, machineTypeId, current, onSend, onClose }: S
     return () => controller.abort();
   }, [open, machineTypeId]);
 
-  const ok = async () => {
-    if (!chosen) return onClose();
-    setSending(true);
-    const sent = await onSend(chosen);
-    setSending(false);
-    if (sent) onClose();
-  };
 
   let body;
   if (machineTypeId === null) body = <Empty description={t('deviceDetail.noMachineType')} />;
@@ -61,19 +50,16 @@ export function SourceModal({ open, machineTypeId, current, onSend, onClose }: S
     );
 
   return (
-    <Modal
+    <SendModal
       title={t('deviceDetail.sourceSwitch')}
       open={open}
-      onOk={() => void ok()}
-      onCancel={onClose}
-      okText={t('common.ok')}
-      cancelText={t('common.cancel')}
-      confirmLoading={sending}
-      okButtonProps={{ disabled: !chosen, ...testHook('source-ok') }}
-      destroyOnHidden
-      modalRender={(node) => <div data-testid="source-modal">{node}</div>}
+      onClose={onClose}
+      send={() => (chosen ? onSend(chosen) : undefined)}
+      testId="source-modal"
+      okTestId="source-ok"
+      okDisabled={!chosen}
     >
       {body}
-    </Modal>
+    </SendModal>
   );
 }

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
-import { App, Empty, Modal, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { App, Empty, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { ThunderboltOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { device } from '@panelfleet/contract';
 import { alreadyReported, call } from '../../../api/client';
 import { NOTICE_SECONDS } from '../../../api/ReplyEffects';
 import { CONTRACT_NS } from '../../../i18n';
-import { testHook } from '../../../lists/FormModal';
+import { useResetOnOpen } from '../../../lists/useResetOnOpen';
+import { SendModal } from './SendModal';
 import { LabelPicker } from '../../labels/LabelPicker';
 import { useLabels } from '../../labels/useLabels';
 import { LabelChips } from '../list/LabelChips';
@@ -34,7 +35,6 @@ export function TerminalListModal({ open, title, unavailable, onSend, onClose }:
   const [rows, setRows] = useState<LabelDevice[]>([]);
   const [loading, setLoading] = useState(false);
   const [chosen, setChosen] = useState<number[]>([]);
-  const [sending, setSending] = useState(false);
 
   useEffect(() => {
     if (!open || !ticked.length) {
@@ -54,24 +54,17 @@ export function TerminalListModal({ open, title, unavailable, onSend, onClose }:
     if (open) void reloadLabels();
   }, [open, reloadLabels]);
 
-  const [wasOpen, setWasOpen] = useState(open);
-  if (open !== wasOpen) {
-    setWasOpen(open);
-    if (open) {
-      setTicked([]);
-      setChosen([]);
-    }
-  }
-  const ok = async () => {
+  useResetOnOpen(open, () => {
+    setTicked([]);
+    setChosen([]);
+  });
+  const send = () => {
     const ids = chosen.filter((id) => rows.some((r) => r.deviceId === id));
     if (!ids.length) {
       notification.error({ title: t('common.tips'), description: t('setting.chooseDevice', { ns: CONTRACT_NS }), duration: NOTICE_SECONDS });
-      return;
+      return undefined;
     }
-    setSending(true);
-    const sent = await onSend(ids);
-    setSending(false);
-    if (sent) onClose();
+    return onSend(ids);
   };
 
   const columns: TableColumnsType<LabelDevice> = [
@@ -88,20 +81,7 @@ export function TerminalListModal({ open, title, unavailable, onSend, onClose }:
   ];
 
   return (
-    <Modal
-      title={title}
-      open={open}
-      width={820}
-      onOk={() => void ok()}
-      onCancel={onClose}
-      okText={t('common.ok')}
-      cancelText={t('common.cancel')}
-      confirmLoading={sending}
-      okButtonProps={testHook('terminal-list-ok')}
-      mask={{ closable: false }}
-      destroyOnHidden
-      modalRender={(node) => <div data-testid="terminal-list">{node}</div>}
-    >
+    <SendModal title={title} open={open} onClose={onClose} send={send} testId="terminal-list" width={820} keepOnMaskClick>
       <Space wrap style={{ marginBottom: 12 }}>
         <LabelPicker
           labels={labels}
@@ -132,6 +112,6 @@ export function TerminalListModal({ open, title, unavailable, onSend, onClose }:
         }}
       />
       {chosen.length > 0 && <Typography.Text type="secondary">{t('deviceDetail.chosenDevices', { count: chosen.length })}</Typography.Text>}
-    </Modal>
+    </SendModal>
   );
 }
