@@ -247,6 +247,27 @@ test('reads the same in Chinese: every tab and accordion panel', async ({ page }
     }
     await snapshot(page, `device-detail-${panel}-zh-CN`);
   }
+  // The dialogs that send a command, opened and cancelled.
+  const dialogs = [
+    ['rc-source', 'source-modal', '信号源'],
+    ['edit-power-on', 'power-on-modal', '定时开机'],
+    ['edit-power-energy', 'energy-modal', '节能'],
+    ['clone-choose-devices', 'terminal-list', '全选'],
+  ] as const;
+  for (const [button, dialog, text] of dialogs) {
+    if (button === 'rc-source') await openPanel(page, 'remote');
+    if (button.startsWith('edit-power')) await openPanel(page, 'power');
+    if (button === 'clone-choose-devices') {
+      await openPanel(page, 'clone');
+      await modal(page).locator('[data-clone-section="language"]').check();
+    }
+    await modal(page).getByTestId(button).click();
+    await expect(page.getByTestId(dialog)).toContainText(text);
+    await expect(page.getByTestId(dialog).getByRole('button', { name: /取\s*消/ })).toBeVisible();
+    await snapshot(page, `device-detail-${dialog}-zh-CN`);
+    await page.getByTestId(dialog).getByRole('button', { name: /取\s*消/ }).click();
+    await expect(page.getByTestId(dialog)).toBeHidden();
+  }
 });
 
 test('the feedback log shows the result of every command sent to the panel above', async ({ page }) => {
