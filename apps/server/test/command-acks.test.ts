@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommandRepository } from '../src/modules/commands/repository.js';
+import { CommandRepository, settleStatement } from '../src/modules/commands/repository.js';
 import { backends, startServer, type TestServer } from './harness.js';
 import { enroll, enrollmentSecretOf, operatorClient } from './device-helpers.js';
 
@@ -14,14 +14,14 @@ describe.each(backends)('batched command acknowledgements on %s', (backend) => {
   const command = async (deviceId: number, order = '00', status: 'queued' | 'sent' | 'succeeded' = 'sent') => {
     const id = crypto.randomUUID();
     const now = server.clock.now();
-    await repo.insertMany([{ id, org_id: orgId, device_id: deviceId, order_code: order, value: '1', status, expires_at: now + 60_000, created_by: null, relay_for: null, created_at: now, updated_at: now }]);
+    await repo.insertMany([{ id, org_id: orgId, device_id: deviceId, order_code: order, value: '1', status, detail: '', attempts: 0, expires_at: now + 60_000, created_by: null, relay_for: null, created_at: now, updated_at: now }]);
     return id;
   };
   const row = (id: string) => server.app.db.kysely.selectFrom('commands').select(['status', 'detail']).where('id', '=', id).executeTakeFirstOrThrow();
 
   beforeAll(async () => {
     server = await startServer(backend);
-    repo = new CommandRepository(server.app.db.kysely);
+    repo = new CommandRepository(server.app.db.kysely, server.app.db.dialect);
     const secret = await enrollmentSecretOf(await operatorClient(server));
     await enroll(server.url, 'ACKS-A', secret);
     await enroll(server.url, 'ACKS-B', secret);
@@ -74,5 +74,23 @@ describe.each(backends)('batched command acknowledgements on %s', (backend) => {
     expect(await row(upA)).toEqual({ status: 'succeeded', detail: 'online' });
     expect(await row(upB)).toEqual({ status: 'succeeded', detail: 'online' });
     expect((await row(other)).status).toBe('sent');
+  });
+
+});
+
+describe('settling acknowledgements on SQLite', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer('sqlite');
+  });
+  afterAll(() => server.stop());
+
+  it('looks each acknowledged command up by its id, not through the status index', async () => {
+    const statement = settleStatement('sqlite', [{ id: crypto.randomUUID(), deviceId: 1, status: 'succeeded', detail: '' }], server.clock.now());
+    const compiled = statement.compile(server.app.db.kysely);
+    const explained = await server.app.db.kysely.executeQuery<{ detail: string }>({ ...compiled, sql: `EXPLAIN QUERY PLAN ${compiled.sql}` });
+    const steps = explained.rows.map((r) => r.detail);
+    expect(steps).toContainEqual(expect.stringMatching(/^SEARCH commands USING INDEX sqlite_autoindex_commands_1 \(id=\?\)/));
+    expect(steps.join('\n')).not.toMatch(/commands_status/);
   });
 });

@@ -19,8 +19,8 @@ describe.each(backends)('set-based device state writes on %s', (backend) => {
   afterAll(() => server.stop());
 
   it('writes rows with different column sets and values, in chunks, leaving other columns alone', async () => {
-    // 3 parameters per row of the telemetry group: chunks of 2 rows at most.
-    const store = new DeviceStateStore(server.app.db.kysely, server.app.db.dialect, 7);
+    // Chunks of 2 rows at most: the 6-row telemetry group takes three statements.
+    const store = new DeviceStateStore(server.app.db.kysely, server.app.db.dialect, 2);
     await store.apply([{ id: ids[0]!, set: { ...stateToColumns(fullState({ model: "PF-86 'quoted'", volume: 7, mute: true })), last_seen_at: 111 } }]);
     await store.apply([
       ...ids.slice(1).map((id, i) => ({ id, set: { cpu_temperature: 40.5 + i, ram_used: 1_000_000 * (i + 1), last_seen_at: 222 + i } })),

@@ -60,7 +60,7 @@ export async function installDeviceGateway(
   const transport: DeviceTransport = embedded ?? external!;
   const gateway = new DeviceGateway(transport, directory, devices, clock, http.log, new DeviceStateStore(db.kysely, db.dialect));
   const downloads = new DownloadService(path.join(config.dataDir, 'files'), UrlSigner.fromPepper(loadPepper(config.passwordPepper, config.dataDir)), config.baseUrl, clock);
-  const commandRepository = new CommandRepository(db.kysely);
+  const commandRepository = new CommandRepository(db.kysely, db.dialect);
   const commands = new CommandService(commandRepository, devices, gateway, clock, http.log, { ...DEFAULT_TIMINGS, ...timings }, downloads);
   gateway.setCommandSink(commands);
 

@@ -1,8 +1,5 @@
-import crypto from 'node:crypto';
 import { device } from '@panelfleet/contract';
-import type { Insertable } from 'kysely';
 import type { Clock } from '../../clock.js';
-import type { CommandsTable } from '../../db/schema.js';
 import type { KnownDevice } from '../../gateway/device-directory.js';
 import type { CommandSink, DeviceGateway } from '../../gateway/gateway.js';
 import { BatchWriter } from '../../gateway/batch-writer.js';
@@ -11,6 +8,7 @@ import type { DeviceRepository } from '../devices/repository.js';
 import { otaEnvelopeValue, storedOta } from '../downloads/ota.js';
 import type { DownloadService, RegisteredFile } from '../downloads/service.js';
 import { noticeEnvelopeValue } from '../notifications/stored-notice.js';
+import { commandId } from './command-id.js';
 import type { AckUpdate, CommandRecord, CommandRepository } from './repository.js';
 import { broadcastAddress, sameLan } from './wake-relay.js';
 
@@ -82,13 +80,14 @@ export class CommandService implements CommandSink {
     // A panel listening now is recorded as sent in the same insert (the publish follows at once),
     // which spares a second write of every row; if the publish is lost, the retry repeats it.
     const publishesNow = (t: Target) => order !== 'POWERUP' && this.gateway.isReady(t.deviceKey);
-    const rows: Insertable<CommandsTable>[] = targets.map((t) => ({
-      id: crypto.randomUUID(),
+    const rows: CommandRecord[] = targets.map((t) => ({
+      id: commandId(now),
       org_id: orgId,
       device_id: t.id,
       order_code: order,
       value: JSON.stringify(value ?? null),
-      ...(publishesNow(t) ? { status: 'sent', attempts: 1 } : { status: 'queued' }),
+      ...(publishesNow(t) ? { status: 'sent', attempts: 1 } : { status: 'queued', attempts: 0 }),
+      detail: '',
       expires_at: now + ttlMs,
       created_by: userId,
       relay_for: null,
@@ -97,7 +96,7 @@ export class CommandService implements CommandSink {
     }));
     await this.commands.insertMany(rows);
     const keys = new Map(targets.map((t) => [t.id, t.deviceKey]));
-    this.inBackground(this.dispatch(rows as CommandRecord[], keys, true));
+    this.inBackground(this.dispatch(rows, keys, true));
     return rows.map((r) => r.id);
   }
 
@@ -214,7 +213,7 @@ export class CommandService implements CommandSink {
       .slice(0, MAX_WAKE_RELAYS);
     if (!relays.length) return; // stays queued: retried each tick until a relay is online or it expires
     const wakes: CommandRecord[] = relays.map((relay) => ({
-      id: crypto.randomUUID(),
+      id: commandId(now),
       org_id: row.org_id,
       device_id: relay.id,
       order_code: 'WAKE',
