@@ -100,9 +100,9 @@ export class ExternalBroker implements DeviceTransport, CredentialSync {
     resolve(Array.isArray(parsed?.responses) ? parsed.responses : [{ command: 'unknown', error: 'malformed response' }]);
   }
 
-  async publish(topic: string, payload: string): Promise<void> {
+  async publishCommand(deviceKey: string, payload: string): Promise<void> {
     if (!this.client) throw new Error('external broker not connected');
-    await this.client.publishAsync(topic, payload, { qos: device.COMMAND_QOS, retain: false });
+    await this.client.publishAsync(device.commandTopic(deviceKey), payload, { qos: device.COMMAND_QOS, retain: false });
   }
 
   async close(): Promise<void> {

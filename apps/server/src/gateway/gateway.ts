@@ -92,7 +92,7 @@ export class DeviceGateway {
   }
 
   sendCommand(deviceKey: string, envelope: device.CommandEnvelope): Promise<void> {
-    return this.transport.publish(device.commandTopic(deviceKey), JSON.stringify(envelope));
+    return this.transport.publishCommand(deviceKey, JSON.stringify(envelope));
   }
 
   /** Waits until every state report received so far is in the database. */

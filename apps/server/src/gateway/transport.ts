@@ -13,7 +13,7 @@ export interface DeviceTransport {
   readonly description: string;
   start(handlers: TransportHandlers): Promise<void>;
   /** At the protocol's command QoS, never retained: the command service publishes again until acknowledged. */
-  publish(topic: string, payload: string): Promise<void>;
+  publishCommand(deviceKey: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -15,7 +15,7 @@ export type DevicePublishKind = (typeof DEVICE_PUBLISH_KINDS)[number];
  * and state is reported periodically. What nothing would repeat stays QoS 1.
  */
 export const PUBLISH_QOS: Record<DevicePublishKind, 0 | 1> = { presence: 1, state: 0, apps: 1, usage: 1, ack: 0, log: 1, settings: 1 };
-export const COMMAND_QOS = 0;
+export const COMMAND_QOS = 0 as const;
 
 /** The one topic a panel subscribes to: its commands. */
 export const COMMAND_KIND = 'cmd';

@@ -183,6 +183,8 @@ export class CommandService implements CommandSink {
       );
       const toMark = inserted ? part.filter((r) => r.status !== 'sent') : part;
       if (toMark.length) await this.commands.markSent(toMark.map((r) => r.id), this.clock.now());
+      // Publishing may complete synchronously: let acknowledgements and HTTP in between batches.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
