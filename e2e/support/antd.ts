@@ -3,8 +3,20 @@ import type { Locator, Page } from '@playwright/test';
 /** Opens an antd Select and picks the option with this label. */
 export async function pickOption(page: Page, select: Locator, label: string) {
   await select.click();
+  await clickOption(page, select, label);
+}
+
+/** Chooses the options with these labels in an antd multiple select, in order, then closes it. */
+export async function pickOptions(page: Page, select: Locator, labels: string[]) {
+  await select.click();
+  for (const label of labels) await clickOption(page, select, label);
+  await page.keyboard.press('Escape');
+}
+
+async function clickOption(page: Page, select: Locator, label: string) {
   const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first();
-  // A long list renders only the options in view: a searchable select narrows to the one wanted.
+  // A long list renders only the options in view (and opens scrolled to the first chosen one): a
+  // searchable select narrows to the one wanted.
   if (!(await option.isVisible()) && (await select.locator('input[type="search"]').count())) await page.keyboard.type(label);
   await option.click();
 }

@@ -1,7 +1,7 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { device, machineTypes } from '@panelfleet/contract';
 import { apiCall } from '../support/api.js';
-import { switchLanguage } from '../support/antd.js';
+import { pickOptions, switchLanguage } from '../support/antd.js';
 import { snapshot } from '../support/screenshots.js';
 import { baseUrl } from '../support/servers.js';
 import { signIn } from '../support/session.js';
@@ -35,15 +35,6 @@ async function bothLanguages(page: Page, name: string, check?: (page: Page) => P
   await settled(page);
   await snapshot(page, `${name}-zh-CN`);
   await switchLanguage(page, 'en-US');
-}
-
-/** Chooses the options with these labels in an open antd multiple select, in order. */
-async function chooseSources(page: Page, select: Locator, labels: string[]) {
-  await select.click();
-  for (const label of labels) {
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first().click();
-  }
-  await page.keyboard.press('Escape');
 }
 
 test('the platform adds, edits and deletes a signal source, and may not delete one a machine type uses', async ({ page }) => {
@@ -125,7 +116,7 @@ test('the platform adds a machine type with sources; once a panel reports it, na
   await form.getByTestId('machine-type-form-ok').click();
   await expect(form.getByText('This field is required')).toBeVisible();
   await form.getByTestId('machine-type-name').fill(machineType);
-  await chooseSources(page, form.getByTestId('machine-type-sources'), ['HDMI2 (hdmi2)', 'FRONT (front)', 'PC (pc)']);
+  await pickOptions(page, form.getByTestId('machine-type-sources'), ['HDMI2 (hdmi2)', 'FRONT (front)', 'PC (pc)']);
   await snapshot(page, 'machine-type-add-en-US');
   await form.getByTestId('machine-type-form-ok').click();
   await expect(form).toBeHidden();
@@ -137,7 +128,7 @@ test('the platform adds a machine type with sources; once a panel reports it, na
   await switchLanguage(page, 'zh-CN');
   await page.getByTestId('list-add').click();
   await expect(page.locator('.ant-modal-title')).toHaveText('新增机型');
-  await chooseSources(page, form.getByTestId('machine-type-sources'), ['HDMI1 (hdmi1)', 'DP (dp)']);
+  await pickOptions(page, form.getByTestId('machine-type-sources'), ['HDMI1 (hdmi1)', 'DP (dp)']);
   await snapshot(page, 'machine-type-add-zh-CN');
   await form.getByRole('button', { name: /取\s*消/ }).click();
   await expect(form).toBeHidden();
@@ -186,7 +177,7 @@ test('the platform adds a machine type with sources; once a panel reports it, na
   await switchLanguage(page, 'en-US');
   await added.getByTestId('row-edit').click();
   // Its input sources still change.
-  await chooseSources(page, form.getByTestId('machine-type-sources'), ['DP (dp)']);
+  await pickOptions(page, form.getByTestId('machine-type-sources'), ['DP (dp)']);
   await form.getByTestId('machine-type-form-ok').click();
   await expect(form).toBeHidden();
   await expect(added.getByTestId('machine-type-inputs')).toHaveText(/HDMI2\s*FRONT\s*PC\s*DP/);
