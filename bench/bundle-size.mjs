@@ -8,7 +8,9 @@ import zlib from 'node:zlib';
 const BUDGET_KB = 300;
 const dist = path.resolve(import.meta.dirname, '../apps/web/dist');
 const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
-const initial = [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g)].map((m) => m[1]);
+const initial = [
+  ...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g),
+].map((m) => m[1]);
 const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length / 1024;
 
 let initialKb = 0;
@@ -24,13 +26,19 @@ const lazyKb = lazy.reduce((sum, f) => sum + gz(path.join(dist, 'assets', f)), 0
 
 const require = (await import('node:module')).createRequire(import.meta.url);
 const packageDir = (name) => path.dirname(require.resolve(`${name}/package.json`));
-const reactKb = [['react', 'cjs/react.production.js'], ['react-dom', 'cjs/react-dom.production.js'], ['react-dom', 'cjs/react-dom-client.production.js']]
+const reactKb = [
+  ['react', 'cjs/react.production.js'],
+  ['react-dom', 'cjs/react-dom.production.js'],
+  ['react-dom', 'cjs/react-dom-client.production.js'],
+]
   .map(([name, file]) => gz(path.join(packageDir(name), file)))
   .reduce((a, b) => a + b, 0);
 
 console.log(`initial total: ${initialKb.toFixed(1)} KB gzipped (budget ${BUDGET_KB} KB)`);
 console.log(`lazy chunks: ${lazy.length}, ${lazyKb.toFixed(1)} KB gzipped in all`);
-console.log(`baseline, React + ReactDOM alone: ${reactKb.toFixed(1)} KB gzipped; ratio ${(initialKb / reactKb).toFixed(2)}x`);
+console.log(
+  `baseline, React + ReactDOM alone: ${reactKb.toFixed(1)} KB gzipped; ratio ${(initialKb / reactKb).toFixed(2)}x`,
+);
 if (initialKb > BUDGET_KB) {
   console.error(`over budget by ${(initialKb - BUDGET_KB).toFixed(1)} KB`);
   process.exit(1);

@@ -9,7 +9,20 @@
  * minus a margin), WORKERS (8; at most 2,500 connections per process).
  */
 import {
-  allWorkers, DeviceWorker, fileLimit, fmt, loadAverage, machineDescription, openFiles, printTable, rssBytes, runBenchmark, sleep, startMosquitto, startServer, sum,
+  allWorkers,
+  DeviceWorker,
+  fileLimit,
+  fmt,
+  loadAverage,
+  machineDescription,
+  openFiles,
+  printTable,
+  rssBytes,
+  runBenchmark,
+  sleep,
+  startMosquitto,
+  startServer,
+  sum,
 } from './lib/harness.js';
 import { Operator } from './lib/operator.js';
 import type { WorkerReply } from './lib/worker-protocol.js';
@@ -34,13 +47,18 @@ async function connectAll(workers: DeviceWorker[], mqttUrl: string, pid: number)
   const base = openFiles(pid);
   // Connections held every 20 s: shows whether the connect rate holds up as the broker fills.
   const samples: string[] = [];
-  const sampler = setInterval(() => samples.push(`${Math.round((Date.now() - t0) / 1000)}s:${openFiles(pid) - base}`), 20_000);
+  const sampler = setInterval(
+    () => samples.push(`${Math.round((Date.now() - t0) / 1000)}s:${openFiles(pid) - base}`),
+    20_000,
+  );
   const replies = await allWorkers(workers, () => ({ op: 'connect', mqttUrl, concurrency: 50 }));
   const seconds = (Date.now() - t0) / 1000;
   clearInterval(sampler);
   if (samples.length) console.log(`  connections held over time: ${samples.join(' ')}`);
   await sleep(3000); // let the broker finish what the last connections started
-  const firstError = replies.find((r): r is Extract<WorkerReply, { op: 'connected' }> => r.op === 'connected' && r.firstError !== undefined)?.firstError;
+  const firstError = replies.find(
+    (r): r is Extract<WorkerReply, { op: 'connected' }> => r.op === 'connected' && r.firstError !== undefined,
+  )?.firstError;
   return {
     connected: sum(replies, 'connected', 'ok'),
     failed: sum(replies, 'connected', 'failed'),
@@ -63,20 +81,35 @@ runBenchmark('bench:connections', 600_000, async () => {
   const secret = await operator.enrollmentSecret();
   const limit = fileLimit(pid);
   const devices = Number(process.env.DEVICES ?? limit - openFiles(pid) - MARGIN);
-  if (devices > WORKERS * 2500) throw new Error(`${devices} devices need more than ${WORKERS} worker processes of 2,500`);
-  console.log(`connection capacity: server file limit ${limit}, ${openFiles(pid)} files open at start -> ${devices} panels in ${WORKERS} device processes`);
+  if (devices > WORKERS * 2500)
+    throw new Error(`${devices} devices need more than ${WORKERS} worker processes of 2,500`);
+  console.log(
+    `connection capacity: server file limit ${limit}, ${openFiles(pid)} files open at start -> ${devices} panels in ${WORKERS} device processes`,
+  );
 
   const workers = Array.from({ length: WORKERS }, () => DeviceWorker.start());
   const share = Math.ceil(devices / WORKERS);
   let t = Date.now();
   await allWorkers(workers, (w) => ({
-    op: 'enroll', mode: 'bare', serverUrl: server.url, secret, prefix: 'CAP', from: w * share + 1, count: Math.max(0, Math.min(share, devices - w * share)), concurrency: 10,
+    op: 'enroll',
+    mode: 'bare',
+    serverUrl: server.url,
+    secret,
+    prefix: 'CAP',
+    from: w * share + 1,
+    count: Math.max(0, Math.min(share, devices - w * share)),
+    concurrency: 10,
   }));
-  console.log(`enrolled ${devices} panels over HTTP in ${fmt((Date.now() - t) / 1000, 1)} s; waiting for idle HTTP connections to close`);
-  for (t = Date.now(); openFiles(pid) > limit - devices - MARGIN + 5 && Date.now() - t < 15_000; ) await sleep(250);
+  console.log(
+    `enrolled ${devices} panels over HTTP in ${fmt((Date.now() - t) / 1000, 1)} s; waiting for idle HTTP connections to close`,
+  );
+  for (t = Date.now(); openFiles(pid) > limit - devices - MARGIN + 5 && Date.now() - t < 15_000;)
+    await sleep(250);
 
   const product = await connectAll(workers, server.mqttUrl, pid);
-  console.log(`PanelFleet: ${product.connected} connected, ${product.failed} failed in ${fmt(product.seconds, 1)} s; ${product.files} of ${limit} files open${product.firstError ? `; first error: ${product.firstError}` : ''}`);
+  console.log(
+    `PanelFleet: ${product.connected} connected, ${product.failed} failed in ${fmt(product.seconds, 1)} s; ${product.files} of ${limit} files open${product.firstError ? `; first error: ${product.firstError}` : ''}`,
+  );
   loads.push(loadAverage());
   await allWorkers(workers, () => ({ op: 'disconnect' }));
   await server.stop();
@@ -84,7 +117,9 @@ runBenchmark('bench:connections', 600_000, async () => {
   const mosquitto = await startMosquitto();
   const mpid = mosquitto.child.pid!;
   const baseline = await connectAll(workers, mosquitto.mqttUrl, mpid);
-  console.log(`Mosquitto: ${baseline.connected} connected, ${baseline.failed} failed in ${fmt(baseline.seconds, 1)} s; ${baseline.files} of ${fileLimit(mpid)} files open`);
+  console.log(
+    `Mosquitto: ${baseline.connected} connected, ${baseline.failed} failed in ${fmt(baseline.seconds, 1)} s; ${baseline.files} of ${fileLimit(mpid)} files open`,
+  );
   loads.push(loadAverage());
   await allWorkers(workers, () => ({ op: 'disconnect' }));
   await mosquitto.stop();
@@ -93,11 +128,23 @@ runBenchmark('bench:connections', 600_000, async () => {
   const rate = (r: Run) => r.connected / r.seconds;
   printTable(`Connection capacity (${new Date().toISOString().slice(0, 10)}; ${machineDescription()})`, [
     ['', 'PanelFleet (Aedes, embedded) | Mosquitto 2.0.11'],
-    ['connections held', `${fmt(product.connected)} (${product.failed} failed) | ${fmt(baseline.connected)} (${baseline.failed} failed)`],
+    [
+      'connections held',
+      `${fmt(product.connected)} (${product.failed} failed) | ${fmt(baseline.connected)} (${baseline.failed} failed)`,
+    ],
     ['open files at the end (limit 20,000)', `${fmt(product.files)} | ${fmt(baseline.files)}`],
-    ['connects per second', `${fmt(rate(product))} | ${fmt(rate(baseline))}  (ratio ${fmt(rate(baseline) / rate(product), 2)}x in Mosquitto's favour)`],
-    ['RSS before -> after (MiB)', `${fmt(product.rssBefore / 2 ** 20)} -> ${fmt(product.rssAfter / 2 ** 20)} | ${fmt(baseline.rssBefore / 2 ** 20)} -> ${fmt(baseline.rssAfter / 2 ** 20)}`],
-    ['memory per connection (KiB)', `${fmt(perConn(product) / 1024, 1)} | ${fmt(perConn(baseline) / 1024, 1)}  (ratio ${fmt(perConn(product) / perConn(baseline), 1)}x)`],
+    [
+      'connects per second',
+      `${fmt(rate(product))} | ${fmt(rate(baseline))}  (ratio ${fmt(rate(baseline) / rate(product), 2)}x in Mosquitto's favour)`,
+    ],
+    [
+      'RSS before -> after (MiB)',
+      `${fmt(product.rssBefore / 2 ** 20)} -> ${fmt(product.rssAfter / 2 ** 20)} | ${fmt(baseline.rssBefore / 2 ** 20)} -> ${fmt(baseline.rssAfter / 2 ** 20)}`,
+    ],
+    [
+      'memory per connection (KiB)',
+      `${fmt(perConn(product) / 1024, 1)} | ${fmt(perConn(baseline) / 1024, 1)}  (ratio ${fmt(perConn(product) / perConn(baseline), 1)}x)`,
+    ],
     ['load average (1, 5, 15 min): start / after PanelFleet / after Mosquitto', loads.join(' / ')],
     ['total run time', `${fmt((Date.now() - started) / 1000)} s`],
   ]);

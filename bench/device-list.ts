@@ -23,7 +23,15 @@
 import crypto from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
 import { device } from '@panelfleet/contract';
-import { fmt, loadAverage, machineDescription, onCleanup, printTable, runBenchmark, startServer } from './lib/harness.js';
+import {
+  fmt,
+  loadAverage,
+  machineDescription,
+  onCleanup,
+  printTable,
+  runBenchmark,
+  startServer,
+} from './lib/harness.js';
 import { Operator } from './lib/operator.js';
 
 const DEVICES = Number(process.env.DEVICES ?? 1_000_000);
@@ -80,23 +88,37 @@ function sqliteRaw(file: string, orgId: number): RawSql {
   const db = new SqliteDatabase(file);
   const page = db.prepare('SELECT * FROM devices WHERE org_id = ? ORDER BY name_key, id LIMIT ? OFFSET ?');
   const count = db.prepare('SELECT count(*) AS n FROM devices WHERE org_id = ?');
-  const searchPage = db.prepare('SELECT * FROM devices WHERE org_id = ? AND name_key >= ? AND name_key < ? ORDER BY name_key, id LIMIT ? OFFSET ?');
-  const searchCount = db.prepare('SELECT count(*) AS n FROM devices WHERE org_id = ? AND name_key >= ? AND name_key < ?');
-  const after = db.prepare('SELECT * FROM devices WHERE org_id = ? AND (name_key, id) > (?, ?) ORDER BY name_key, id LIMIT ?');
+  const searchPage = db.prepare(
+    'SELECT * FROM devices WHERE org_id = ? AND name_key >= ? AND name_key < ? ORDER BY name_key, id LIMIT ? OFFSET ?',
+  );
+  const searchCount = db.prepare(
+    'SELECT count(*) AS n FROM devices WHERE org_id = ? AND name_key >= ? AND name_key < ?',
+  );
+  const after = db.prepare(
+    'SELECT * FROM devices WHERE org_id = ? AND (name_key, id) > (?, ?) ORDER BY name_key, id LIMIT ?',
+  );
   const log = db.prepare('SELECT count(*) AS n FROM device_order_changes WHERE org_id = ?');
   return {
     async changeLog() {
       return (log.get(orgId) as { n: number }).n;
     },
     async offsetPage(offset, prefix) {
-      if (prefix) return [searchPage.all(orgId, prefix, `${prefix}\u{10FFFF}`, SIZE, offset), searchCount.get(orgId, prefix, `${prefix}\u{10FFFF}`)];
+      if (prefix)
+        return [
+          searchPage.all(orgId, prefix, `${prefix}\u{10FFFF}`, SIZE, offset),
+          searchCount.get(orgId, prefix, `${prefix}\u{10FFFF}`),
+        ];
       return [page.all(orgId, SIZE, offset), count.get(orgId)];
     },
     async keysetAfter(key, id) {
       return after.all(orgId, key, id, SIZE);
     },
     async ownedKeys(keys) {
-      return db.prepare(`SELECT device_key FROM devices WHERE org_id = ? AND device_key IN (${keys.map(() => '?').join(',')})`).all(orgId, ...keys);
+      return db
+        .prepare(
+          `SELECT device_key FROM devices WHERE org_id = ? AND device_key IN (${keys.map(() => '?').join(',')})`,
+        )
+        .all(orgId, ...keys);
     },
     async rename(id, name) {
       db.prepare('UPDATE devices SET name = ? WHERE id = ?').run(name, id);
@@ -113,26 +135,57 @@ async function postgresRaw(url: string, orgId: number): Promise<RawSql> {
   await client.connect();
   return {
     async changeLog() {
-      return Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM device_order_changes WHERE org_id = $1', [orgId])).rows[0]!.n);
+      return Number(
+        (
+          await client.query<{ n: string }>(
+            'SELECT count(*) AS n FROM device_order_changes WHERE org_id = $1',
+            [orgId],
+          )
+        ).rows[0]!.n,
+      );
     },
     async offsetPage(offset, prefix) {
       if (prefix) {
         const hi = `${prefix}\u{10FFFF}`;
         return [
-          await client.query({ name: 'sp', text: 'SELECT * FROM devices WHERE org_id = $1 AND name_key >= $2 AND name_key < $3 ORDER BY name_key, id LIMIT $4 OFFSET $5', values: [orgId, prefix, hi, SIZE, offset] }),
-          await client.query({ name: 'sc', text: 'SELECT count(*) AS n FROM devices WHERE org_id = $1 AND name_key >= $2 AND name_key < $3', values: [orgId, prefix, hi] }),
+          await client.query({
+            name: 'sp',
+            text: 'SELECT * FROM devices WHERE org_id = $1 AND name_key >= $2 AND name_key < $3 ORDER BY name_key, id LIMIT $4 OFFSET $5',
+            values: [orgId, prefix, hi, SIZE, offset],
+          }),
+          await client.query({
+            name: 'sc',
+            text: 'SELECT count(*) AS n FROM devices WHERE org_id = $1 AND name_key >= $2 AND name_key < $3',
+            values: [orgId, prefix, hi],
+          }),
         ];
       }
       return [
-        await client.query({ name: 'p', text: 'SELECT * FROM devices WHERE org_id = $1 ORDER BY name_key, id LIMIT $2 OFFSET $3', values: [orgId, SIZE, offset] }),
-        await client.query({ name: 'c', text: 'SELECT count(*) AS n FROM devices WHERE org_id = $1', values: [orgId] }),
+        await client.query({
+          name: 'p',
+          text: 'SELECT * FROM devices WHERE org_id = $1 ORDER BY name_key, id LIMIT $2 OFFSET $3',
+          values: [orgId, SIZE, offset],
+        }),
+        await client.query({
+          name: 'c',
+          text: 'SELECT count(*) AS n FROM devices WHERE org_id = $1',
+          values: [orgId],
+        }),
       ];
     },
     async keysetAfter(key, id) {
-      return client.query({ name: 'k', text: 'SELECT * FROM devices WHERE org_id = $1 AND (name_key, id) > ($2, $3) ORDER BY name_key, id LIMIT $4', values: [orgId, key, id, SIZE] });
+      return client.query({
+        name: 'k',
+        text: 'SELECT * FROM devices WHERE org_id = $1 AND (name_key, id) > ($2, $3) ORDER BY name_key, id LIMIT $4',
+        values: [orgId, key, id, SIZE],
+      });
     },
     async ownedKeys(keys) {
-      return client.query({ name: 'o', text: 'SELECT device_key FROM devices WHERE org_id = $1 AND device_key = ANY($2)', values: [orgId, keys] });
+      return client.query({
+        name: 'o',
+        text: 'SELECT device_key FROM devices WHERE org_id = $1 AND device_key = ANY($2)',
+        values: [orgId, keys],
+      });
     },
     async rename(id, name) {
       await client.query('UPDATE devices SET name = $1 WHERE id = $2', [name, id]);
@@ -146,7 +199,9 @@ async function postgresRaw(url: string, orgId: number): Promise<RawSql> {
 async function seedSqlite(file: string, orgId: number) {
   const db = new SqliteDatabase(file);
   db.pragma('busy_timeout = 10000');
-  const insert = db.prepare("INSERT INTO devices (org_id, device_key, name, secret_hash, enrolled_at, machine_type, model) VALUES (?, ?, ?, 'x', 0, 'x9_vn', 'PF-86')");
+  const insert = db.prepare(
+    "INSERT INTO devices (org_id, device_key, name, secret_hash, enrolled_at, machine_type, model) VALUES (?, ?, ?, 'x', 0, 'x9_vn', 'PF-86')",
+  );
   const batch = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) insert.run(orgId, `BL-${String(i).padStart(7, '0')}`, nameOf(i));
   });
@@ -196,27 +251,34 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, 
   const pgUrl = engine === 'postgres' ? await freshPostgres(process.env.DEVICE_LIST_PG!) : undefined;
   const server = await startServer(pgUrl ? { DATABASE_URL: pgUrl } : {});
   const operator = await Operator.signIn(server.url);
-  const list = async (query: string) => device.listDevices.reply.parse(await operator.request('GET', `/platform/device/list?${query}`));
+  const list = async (query: string) =>
+    device.listDevices.reply.parse(await operator.request('GET', `/platform/device/list?${query}`));
   // The customer of operator1 (the sample "Riverside School").
   const probe = await list('start=1&size=1');
   if (probe.totalRecords !== 0) throw new Error('the bench server should start without devices');
   const orgId = await (async () => {
     if (engine === 'sqlite') {
       const db = new SqliteDatabase(server.dbFile, { readonly: true });
-      const row = db.prepare("SELECT org_id FROM users WHERE user_name = 'operator1'").get() as { org_id: number };
+      const row = db.prepare("SELECT org_id FROM users WHERE user_name = 'operator1'").get() as {
+        org_id: number;
+      };
       db.close();
       return row.org_id;
     }
     const { default: pg } = await import('pg');
     const c = new pg.Client({ connectionString: pgUrl });
     await c.connect();
-    const { rows } = await c.query<{ org_id: number }>("SELECT org_id FROM users WHERE user_name = 'operator1'");
+    const { rows } = await c.query<{ org_id: number }>(
+      "SELECT org_id FROM users WHERE user_name = 'operator1'",
+    );
     await c.end();
     return rows[0]!.org_id;
   })();
 
   console.log(`${engine}: seeding ${fmt(DEVICES)} devices…`);
-  const seedMs = await time(() => (engine === 'sqlite' ? seedSqlite(server.dbFile, orgId) : seedPostgres(pgUrl!, orgId)));
+  const seedMs = await time(() =>
+    engine === 'sqlite' ? seedSqlite(server.dbFile, orgId) : seedPostgres(pgUrl!, orgId),
+  );
   const raw = engine === 'sqlite' ? sqliteRaw(server.dbFile, orgId) : await postgresRaw(pgUrl!, orgId);
 
   // The bulk insert left one change-log row per device. List reads trim the log to its newest
@@ -225,7 +287,8 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, 
   const first = await list(`start=1&size=${SIZE}`);
   const pruneStart = performance.now();
   while ((await raw.changeLog()) > 110_000) {
-    if (performance.now() - pruneStart > 300_000) throw new Error('the change log was not trimmed within 5 minutes');
+    if (performance.now() - pruneStart > 300_000)
+      throw new Error('the change log was not trimmed within 5 minutes');
     await new Promise((r) => setTimeout(r, 1000));
     await list(`start=1&size=${SIZE}`);
   }
@@ -245,16 +308,23 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, 
   const jumps = await sample(REQUESTS, () => list(`start=${randomPage()}&size=${SIZE}`));
   const jumps50 = await sample(REQUESTS, () => list(`start=${Math.ceil(randomPage() / 10)}&size=50`));
   const mid = await list(`start=${middle}&size=${SIZE}`);
-  const nextPage = await sample(REQUESTS, () => list(`start=${middle + 1}&size=${SIZE}&cursor=${encodeURIComponent(mid.cursor!)}`));
+  const nextPage = await sample(REQUESTS, () =>
+    list(`start=${middle + 1}&size=${SIZE}&cursor=${encodeURIComponent(mid.cursor!)}`),
+  );
 
   const narrow = 'hall 0042';
   const broad = 'hall';
-  const narrowTotal = (await list(`start=1&size=${SIZE}&deviceName=${encodeURIComponent(narrow)}`)).totalRecords;
+  const narrowTotal = (await list(`start=1&size=${SIZE}&deviceName=${encodeURIComponent(narrow)}`))
+    .totalRecords;
   const broadTotal = (await list(`start=1&size=${SIZE}&deviceName=${broad}`)).totalRecords;
   const broadMiddle = Math.floor(Math.ceil(broadTotal / SIZE) / 2);
-  const searchNarrow = await sample(REQUESTS, () => list(`start=1&size=${SIZE}&deviceName=${encodeURIComponent(narrow)}`));
+  const searchNarrow = await sample(REQUESTS, () =>
+    list(`start=1&size=${SIZE}&deviceName=${encodeURIComponent(narrow)}`),
+  );
   const searchBroad = await sample(REQUESTS, () => list(`start=1&size=${SIZE}&deviceName=${broad}`));
-  const searchBroadMiddle = await sample(REQUESTS, () => list(`start=${broadMiddle}&size=${SIZE}&deviceName=${broad}`));
+  const searchBroadMiddle = await sample(REQUESTS, () =>
+    list(`start=${broadMiddle}&size=${SIZE}&deviceName=${broad}`),
+  );
 
   // Raw SQL in the same run: the same rows with OFFSET + COUNT(*), and the keyset statement alone.
   const rawRequests = Math.max(20, Math.floor(REQUESTS / 10));
@@ -265,7 +335,9 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, 
   const rawBroad = await sample(rawRequests, () => raw.offsetPage(0, broad));
   const rawBroadMiddle = await sample(rawRequests, () => raw.offsetPage((broadMiddle - 1) * SIZE, broad));
   const lastOfMid = mid.listObject.at(-1)!;
-  const rawKeyset = await sample(REQUESTS, () => raw.keysetAfter(lastOfMid.deviceName.toLowerCase(), lastOfMid.deviceId));
+  const rawKeyset = await sample(REQUESTS, () =>
+    raw.keysetAfter(lastOfMid.deviceName.toLowerCase(), lastOfMid.deviceId),
+  );
 
   // A rename moves one device; the next far jump corrects the index from the change log.
   const renamed = first.listObject[0]!;
@@ -281,7 +353,11 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, 
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (Date.now() < until) {
-          const reply = device.listIsOnlineByDeviceKey.reply.parse(await operator.request('POST', '/platform/device/listIsOnlineByDeviceKey', { deviceKeyList: keys.join(',') }));
+          const reply = device.listIsOnlineByDeviceKey.reply.parse(
+            await operator.request('POST', '/platform/device/listIsOnlineByDeviceKey', {
+              deviceKeyList: keys.join(','),
+            }),
+          );
           if (reply.listObject.length !== 50) throw new Error('online state did not list the 50 keys');
           done++;
         }
@@ -301,7 +377,10 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, 
 
   return [
     [`${engine}: ${fmt(DEVICES)} devices inserted by SQL (triggers on)`, `${fmt(seedMs / 1000, 1)} s`],
-    ['  change log trimmed to 100,000 rows after the insert (background)', `${fmt(pruneMs / 1000, 1)} s after the first read`],
+    [
+      '  change log trimmed to 100,000 rows after the insert (background)',
+      `${fmt(pruneMs / 1000, 1)} s after the first read`,
+    ],
     ['  rank index build (first far jump after start)', `${fmt(buildMs, 1)} ms`],
     ['  far jump right after a rename (change log, no build)', `${fmt(afterRename, 1)} ms`],
     [`  API, ms p50 / p99 / max (${REQUESTS} sequential requests each)`, ''],
@@ -332,6 +411,12 @@ runBenchmark('bench:device-list', 3_600_000, async () => {
   const rows: Array<[string, string]> = [];
   rows.push(...(await runEngine('sqlite')));
   if (process.env.DEVICE_LIST_PG) rows.push(...(await runEngine('postgres')));
-  rows.push(['load average at the end (1, 5, 15 min)', loadAverage()], ['total run time', `${fmt((Date.now() - started) / 1000)} s`]);
-  printTable(`Device list at ${fmt(DEVICES)} devices (${new Date().toISOString().slice(0, 10)}; ${machineDescription()})`, rows);
+  rows.push(
+    ['load average at the end (1, 5, 15 min)', loadAverage()],
+    ['total run time', `${fmt((Date.now() - started) / 1000)} s`],
+  );
+  printTable(
+    `Device list at ${fmt(DEVICES)} devices (${new Date().toISOString().slice(0, 10)}; ${machineDescription()})`,
+    rows,
+  );
 });

@@ -15,7 +15,17 @@
  */
 import SqliteDatabase from 'better-sqlite3';
 import {
-  allWorkers, cpuSeconds, DeviceWorker, fmt, loadAverage, machineDescription, printTable, runBenchmark, sleep, startServer, sum,
+  allWorkers,
+  cpuSeconds,
+  DeviceWorker,
+  fmt,
+  loadAverage,
+  machineDescription,
+  printTable,
+  runBenchmark,
+  sleep,
+  startServer,
+  sum,
 } from './lib/harness.js';
 import { Operator } from './lib/operator.js';
 
@@ -31,7 +41,9 @@ function rawSqlite(file: string, ids: number[]) {
   const db = new SqliteDatabase(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  const update = db.prepare('UPDATE devices SET cpu_temperature = ?, ram_used = ?, last_seen_at = ? WHERE id = ?');
+  const update = db.prepare(
+    'UPDATE devices SET cpu_temperature = ?, ram_used = ?, last_seen_at = ? WHERE id = ?',
+  );
   const batch = db.transaction((rows: Array<[number, number, number, number]>) => {
     for (const row of rows) update.run(...row);
   });
@@ -41,7 +53,8 @@ function rawSqlite(file: string, ids: number[]) {
   while (Date.now() - t0 < RAW_SECONDS * 1000) {
     const now = Date.now();
     const rows: Array<[number, number, number, number]> = [];
-    for (let i = 0; i < BATCH; i++, next++) rows.push([40 + (next % 150) / 10, next, now, ids[next % ids.length]!]);
+    for (let i = 0; i < BATCH; i++, next++)
+      rows.push([40 + (next % 150) / 10, next, now, ids[next % ids.length]!]);
     batch(rows);
     written += rows.length;
   }
@@ -58,7 +71,9 @@ async function rawPostgres(url: string, ids: number[]) {
   const schema = `bench_ingest_${process.pid}`;
   try {
     await client.query(`CREATE SCHEMA ${schema}`);
-    await client.query(`CREATE TABLE ${schema}.devices (id integer PRIMARY KEY, cpu_temperature double precision, ram_used bigint, last_seen_at bigint)`);
+    await client.query(
+      `CREATE TABLE ${schema}.devices (id integer PRIMARY KEY, cpu_temperature double precision, ram_used bigint, last_seen_at bigint)`,
+    );
     await client.query(`INSERT INTO ${schema}.devices (id) SELECT unnest($1::int[])`, [ids]);
     const run = async (write: (rows: number[][]) => Promise<void>) => {
       let written = 0;
@@ -67,7 +82,8 @@ async function rawPostgres(url: string, ids: number[]) {
       while (Date.now() - t0 < RAW_SECONDS * 1000) {
         const now = Date.now();
         const rows: number[][] = [];
-        for (let i = 0; i < BATCH; i++, next++) rows.push([40 + (next % 150) / 10, next, now, ids[next % ids.length]!]);
+        for (let i = 0; i < BATCH; i++, next++)
+          rows.push([40 + (next % 150) / 10, next, now, ids[next % ids.length]!]);
         await client.query('BEGIN');
         await write(rows);
         await client.query('COMMIT');
@@ -76,7 +92,12 @@ async function rawPostgres(url: string, ids: number[]) {
       return written / ((Date.now() - t0) / 1000);
     };
     const rowByRow = await run(async (rows) => {
-      for (const r of rows) await client.query({ name: 'upd', text: `UPDATE ${schema}.devices SET cpu_temperature = $1, ram_used = $2, last_seen_at = $3 WHERE id = $4`, values: r });
+      for (const r of rows)
+        await client.query({
+          name: 'upd',
+          text: `UPDATE ${schema}.devices SET cpu_temperature = $1, ram_used = $2, last_seen_at = $3 WHERE id = $4`,
+          values: r,
+        });
     });
     const unnest = await run(async (rows) => {
       await client.query(
@@ -94,20 +115,37 @@ async function rawPostgres(url: string, ids: number[]) {
 runBenchmark('bench:ingest', 300_000, async () => {
   const started = Date.now();
   const loadBefore = loadAverage();
-  console.log(`state-report ingest: ${DEVICES} panels in ${WORKERS} generator processes, ${INFLIGHT} reports in flight each, ${SECONDS} s of load; load average ${loadBefore}`);
+  console.log(
+    `state-report ingest: ${DEVICES} panels in ${WORKERS} generator processes, ${INFLIGHT} reports in flight each, ${SECONDS} s of load; load average ${loadBefore}`,
+  );
   const server = await startServer();
   const pid = server.child.pid!;
   const operator = await Operator.signIn(server.url);
   const secret = await operator.enrollmentSecret();
   const workers = Array.from({ length: WORKERS }, () => DeviceWorker.start());
   const share = Math.ceil(DEVICES / WORKERS);
-  await allWorkers(workers, (w) => ({ op: 'enroll', mode: 'raw', serverUrl: server.url, secret, prefix: 'ING', from: w * share + 1, count: Math.min(share, DEVICES - w * share), concurrency: 25 }));
-  const connected = sum(await allWorkers(workers, () => ({ op: 'connect', mqttUrl: server.mqttUrl, concurrency: 50 })), 'connected', 'ok');
+  await allWorkers(workers, (w) => ({
+    op: 'enroll',
+    mode: 'raw',
+    serverUrl: server.url,
+    secret,
+    prefix: 'ING',
+    from: w * share + 1,
+    count: Math.min(share, DEVICES - w * share),
+    concurrency: 25,
+  }));
+  const connected = sum(
+    await allWorkers(workers, () => ({ op: 'connect', mqttUrl: server.mqttUrl, concurrency: 50 })),
+    'connected',
+    'ok',
+  );
   if (connected !== DEVICES) throw new Error(`only ${connected} of ${DEVICES} panels connected`);
   await sleep(2000);
 
   const db = new SqliteDatabase(server.dbFile, { readonly: true });
-  const rows = db.prepare("SELECT device_key AS key, ram_used AS ram FROM devices WHERE device_key LIKE 'ING-%'");
+  const rows = db.prepare(
+    "SELECT device_key AS key, ram_used AS ram FROM devices WHERE device_key LIKE 'ING-%'",
+  );
   const generatorCpu = () => workers.reduce((n, w) => n + cpuSeconds(w.child.pid!), 0);
   const cpu0 = cpuSeconds(pid);
   const gen0 = generatorCpu();
@@ -119,14 +157,17 @@ runBenchmark('bench:ingest', 300_000, async () => {
   const loadDuring = loadAverage();
   const last: Record<string, number> = {};
   let sent = 0;
-  for (const r of replies) if (r.op === 'ingested') {
-    Object.assign(last, r.last);
-    sent += r.sent;
-  }
+  for (const r of replies)
+    if (r.op === 'ingested') {
+      Object.assign(last, r.last);
+      sent += r.sent;
+    }
   let tPersisted: number | undefined;
   let behind = 0;
   while (Date.now() - tSent < 60_000) {
-    behind = (rows.all() as Array<{ key: string; ram: number | null }>).filter((row) => last[row.key] !== undefined && row.ram !== last[row.key]).length;
+    behind = (rows.all() as Array<{ key: string; ram: number | null }>).filter(
+      (row) => last[row.key] !== undefined && row.ram !== last[row.key],
+    ).length;
     if (!behind) {
       tPersisted = Date.now();
       break;
@@ -146,11 +187,17 @@ runBenchmark('bench:ingest', 300_000, async () => {
 
   printTable(`State-report ingest (${new Date().toISOString().slice(0, 10)}; ${machineDescription()})`, [
     ['load average (1, 5, 15 min) before / after the load', `${loadBefore} / ${loadDuring}`],
-    ['PanelFleet: reports sent (QoS 1, acknowledged)', `${fmt(sent)} in ${fmt((tSent - t0) / 1000, 1)} s by ${fmt(DEVICES)} panels, ${INFLIGHT} in flight each`],
+    [
+      'PanelFleet: reports sent (QoS 1, acknowledged)',
+      `${fmt(sent)} in ${fmt((tSent - t0) / 1000, 1)} s by ${fmt(DEVICES)} panels, ${INFLIGHT} in flight each`,
+    ],
     ['  offered (acknowledged by the broker) per second', fmt(sent / ((tSent - t0) / 1000))],
     ['  last report persisted after', `${fmt((tPersisted - tSent) / 1000, 2)} s more`],
     ['  persisted reports per second', `${fmt(product)} (goal 10,000)`],
-    ['  server CPU during the load', `${fmt(cpuLoad / ((tSent - t0) / 1000) * 100)}% of one core; generators ${fmt(genLoad / ((tSent - t0) / 1000) * 100)}% (same 2 cores)`],
+    [
+      '  server CPU during the load',
+      `${fmt((cpuLoad / ((tSent - t0) / 1000)) * 100)}% of one core; generators ${fmt((genLoad / ((tSent - t0) / 1000)) * 100)}% (same 2 cores)`,
+    ],
     [`raw SQLite loop (transactions of ${BATCH} UPDATEs, same file)`, `${fmt(raw)} updates/s`],
     ['ratio PanelFleet / raw SQLite', `${fmt(product / raw, 2)}x`],
     ...(pg

@@ -13,7 +13,20 @@ import SqliteDatabase from 'better-sqlite3';
 import { device } from '@panelfleet/contract';
 import mqtt from 'mqtt';
 import {
-  allWorkers, cpuSeconds, DeviceWorker, sum, fmt, loadAverage, machineDescription, openFiles, printTable, rssBytes, runBenchmark, sleep, startMosquitto, startServer,
+  allWorkers,
+  cpuSeconds,
+  DeviceWorker,
+  sum,
+  fmt,
+  loadAverage,
+  machineDescription,
+  openFiles,
+  printTable,
+  rssBytes,
+  runBenchmark,
+  sleep,
+  startMosquitto,
+  startServer,
 } from './lib/harness.js';
 import { Operator } from './lib/operator.js';
 import type { WorkerReply, WorkerRequest } from './lib/worker-protocol.js';
@@ -35,12 +48,15 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 runBenchmark('bench:broadcast', 300_000, async () => {
   const started = Date.now();
   const loads = [loadAverage()];
-  console.log(`label broadcast: ${DEVICES} panels in ${WORKERS} device processes, ${ROUNDS} rounds per broker; load average ${loads[0]}`);
+  console.log(
+    `label broadcast: ${DEVICES} panels in ${WORKERS} device processes, ${ROUNDS} rounds per broker; load average ${loads[0]}`,
+  );
   const productBroker = EXTERNAL ? await startMosquitto() : undefined;
   const server = await startServer(productBroker ? { MQTT_URL: productBroker.mqttUrl } : {});
   const panelMqttUrl = productBroker?.mqttUrl ?? server.mqttUrl;
   /** CPU of everything PanelFleet runs on: the server, and the external broker when there is one. */
-  const productCpu = () => cpuSeconds(server.child.pid!) + (productBroker ? cpuSeconds(productBroker.child.pid!) : 0);
+  const productCpu = () =>
+    cpuSeconds(server.child.pid!) + (productBroker ? cpuSeconds(productBroker.child.pid!) : 0);
   const operator = await Operator.signIn(server.url);
   const secret = await operator.enrollmentSecret();
   const workers = Array.from({ length: WORKERS }, () => DeviceWorker.start());
@@ -48,13 +64,27 @@ runBenchmark('bench:broadcast', 300_000, async () => {
   const all = (make: (w: number) => WorkerRequest) => allWorkers(workers, make);
 
   let t = Date.now();
-  await all((w) => ({ op: 'enroll', mode: 'panel', serverUrl: server.url, secret, prefix: 'BC', from: w * share + 1, count: Math.min(share, DEVICES - w * share), concurrency: 25 }));
+  await all((w) => ({
+    op: 'enroll',
+    mode: 'panel',
+    serverUrl: server.url,
+    secret,
+    prefix: 'BC',
+    from: w * share + 1,
+    count: Math.min(share, DEVICES - w * share),
+    concurrency: 25,
+  }));
   console.log(`enrolled ${DEVICES} panels over HTTP in ${fmt((Date.now() - t) / 1000, 1)} s`);
   t = Date.now();
   const connected = await all(() => ({ op: 'connect', mqttUrl: panelMqttUrl, concurrency: 50 }));
   const ok = sum(connected, 'connected', 'ok');
-  console.log(`${ok} panels connected to the server in ${fmt((Date.now() - t) / 1000, 1)} s (server: ${openFiles(server.child.pid!)} open files)`);
-  if (ok !== DEVICES) throw new Error(`only ${ok} of ${DEVICES} panels connected: ${JSON.stringify(connected.find((r) => r.op === 'connected' && r.failed))}`);
+  console.log(
+    `${ok} panels connected to the server in ${fmt((Date.now() - t) / 1000, 1)} s (server: ${openFiles(server.child.pid!)} open files)`,
+  );
+  if (ok !== DEVICES)
+    throw new Error(
+      `only ${ok} of ${DEVICES} panels connected: ${JSON.stringify(connected.find((r) => r.op === 'connected' && r.failed))}`,
+    );
 
   const ids = await operator.deviceIds();
   const labelId = await operator.label('bench all', ids);
@@ -62,13 +92,19 @@ runBenchmark('bench:broadcast', 300_000, async () => {
   await sleep(3000); // connection-time reports (state, apps) written before measuring
 
   const db = new SqliteDatabase(server.dbFile, { readonly: true });
-  const progress = db.prepare("SELECT status, count(*) AS n, max(updated_at) AS last FROM commands WHERE order_code = '00' AND value = ? GROUP BY status");
+  const progress = db.prepare(
+    "SELECT status, count(*) AS n, max(updated_at) AS last FROM commands WHERE order_code = '00' AND value = ? GROUP BY status",
+  );
   const serverRounds: Round[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     const value = String(41 + r);
     const cpu0 = productCpu();
     const t0 = Date.now();
-    const reply = await operator.request('POST', '/sendData/sendCommandByTagIds', { tagIds: String(labelId), order: '00', value });
+    const reply = await operator.request('POST', '/sendData/sendCommandByTagIds', {
+      tagIds: String(labelId),
+      order: '00',
+      value,
+    });
     const apiMs = Date.now() - t0;
     if (reply.hhtStatus !== 'success') throw new Error(`label command refused: ${JSON.stringify(reply)}`);
     let end: number | undefined;
@@ -82,9 +118,14 @@ runBenchmark('bench:broadcast', 300_000, async () => {
       }
       await sleep(20);
     }
-    if (end === undefined) throw new Error(`round ${r + 1}: not every acknowledgement recorded within ${ROUND_TIMEOUT_MS / 1000} s: ${JSON.stringify(last)}`);
+    if (end === undefined)
+      throw new Error(
+        `round ${r + 1}: not every acknowledgement recorded within ${ROUND_TIMEOUT_MS / 1000} s: ${JSON.stringify(last)}`,
+      );
     serverRounds.push({ ms: end - t0, apiMs, cpu: productCpu() - cpu0 });
-    console.log(`PanelFleet round ${r + 1}: ${end - t0} ms to the last recorded acknowledgement (API reply after ${apiMs} ms)`);
+    console.log(
+      `PanelFleet round ${r + 1}: ${end - t0} ms to the last recorded acknowledgement (API reply after ${apiMs} ms)`,
+    );
     await sleep(1500);
   }
   db.close();
@@ -102,8 +143,17 @@ runBenchmark('bench:broadcast', 300_000, async () => {
   const okAgain = sum(again, 'connected', 'ok');
   console.log(`${okAgain} panels connected to Mosquitto in ${fmt((Date.now() - t) / 1000, 1)} s`);
   if (okAgain !== DEVICES) throw new Error(`only ${okAgain} of ${DEVICES} panels connected to Mosquitto`);
-  const keys = Array.from({ length: WORKERS }, (_, w) => Array.from({ length: Math.min(share, DEVICES - w * share) }, (_, i) => `BC-${String(w * share + 1 + i).padStart(5, '0')}`)).flat();
-  const publisher = await mqtt.connectAsync(mosquitto.mqttUrl, { clientId: 'bench-publisher', clean: true, reconnectPeriod: 0 });
+  const keys = Array.from({ length: WORKERS }, (_, w) =>
+    Array.from(
+      { length: Math.min(share, DEVICES - w * share) },
+      (_, i) => `BC-${String(w * share + 1 + i).padStart(5, '0')}`,
+    ),
+  ).flat();
+  const publisher = await mqtt.connectAsync(mosquitto.mqttUrl, {
+    clientId: 'bench-publisher',
+    clean: true,
+    reconnectPeriod: 0,
+  });
   let waiting = new Set<string>();
   let lastAck = 0;
   let onDone: (() => void) | undefined;
@@ -120,19 +170,39 @@ runBenchmark('bench:broadcast', 300_000, async () => {
   const baseRounds: Round[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     const now = Date.now();
-    const envelopes = keys.map((key) => ({ key, envelope: { v: device.PROTOCOL_VERSION, id: crypto.randomUUID(), order: '00', value: 61 + r, expiresAt: now + 600_000 } }));
+    const envelopes = keys.map((key) => ({
+      key,
+      envelope: {
+        v: device.PROTOCOL_VERSION,
+        id: crypto.randomUUID(),
+        order: '00',
+        value: 61 + r,
+        expiresAt: now + 600_000,
+      },
+    }));
     waiting = new Set(envelopes.map((e) => e.envelope.id));
     const done = new Promise<void>((resolve, reject) => {
       onDone = resolve;
-      setTimeout(() => reject(new Error(`Mosquitto round ${r + 1}: ${waiting.size} acknowledgements missing`)), ROUND_TIMEOUT_MS).unref();
+      setTimeout(
+        () => reject(new Error(`Mosquitto round ${r + 1}: ${waiting.size} acknowledgements missing`)),
+        ROUND_TIMEOUT_MS,
+      ).unref();
     });
     const cpu0 = cpuSeconds(mosquitto.child.pid!);
     const t0 = Date.now();
-    await Promise.all(envelopes.map((e) => publisher.publishAsync(device.commandTopic(e.key), JSON.stringify(e.envelope), { qos: device.COMMAND_QOS })));
+    await Promise.all(
+      envelopes.map((e) =>
+        publisher.publishAsync(device.commandTopic(e.key), JSON.stringify(e.envelope), {
+          qos: device.COMMAND_QOS,
+        }),
+      ),
+    );
     const publishMs = Date.now() - t0;
     await done;
     baseRounds.push({ ms: lastAck - t0, apiMs: publishMs, cpu: cpuSeconds(mosquitto.child.pid!) - cpu0 });
-    console.log(`Mosquitto round ${r + 1}: ${lastAck - t0} ms to the last acknowledgement (all published after ${publishMs} ms)`);
+    console.log(
+      `Mosquitto round ${r + 1}: ${lastAck - t0} ms to the last acknowledgement (all published after ${publishMs} ms)`,
+    );
     await sleep(1500);
   }
   const mosquittoRss = rssBytes(mosquitto.child.pid!);
@@ -145,17 +215,38 @@ runBenchmark('bench:broadcast', 300_000, async () => {
   const count = (list: WorkerReply[], key: 'executed' | 'duplicates' | 'errors') => sum(list, 'stats', key);
   const serverMedian = median(serverRounds.map((r) => r.ms));
   const baseMedian = median(baseRounds.map((r) => r.ms));
-  printTable(`Label broadcast, ${fmt(DEVICES)} panels (${new Date().toISOString().slice(0, 10)}; ${machineDescription()})`, [
-    [`PanelFleet (${EXTERNAL ? 'external Mosquitto' : 'embedded broker'}), API call -> last ack in DB (ms)`, serverRounds.map((r) => fmt(r.ms)).join(' / ')],
-    ['  of which the API reply (ms)', serverRounds.map((r) => fmt(r.apiMs)).join(' / ')],
-    [EXTERNAL ? '  server + its Mosquitto CPU per round (s)' : '  server CPU per round (s)', serverRounds.map((r) => fmt(r.cpu, 2)).join(' / ')],
-    ['Mosquitto, first publish -> last ack (ms)', baseRounds.map((r) => fmt(r.ms)).join(' / ')],
-    ['  Mosquitto CPU per round (s)', baseRounds.map((r) => fmt(r.cpu, 2)).join(' / ')],
-    ['median PanelFleet / Mosquitto', `${fmt(serverMedian)} ms / ${fmt(baseMedian)} ms = ${fmt(serverMedian / baseMedian, 2)}x (goal <= 1.2x)`],
-    ['acks per second (median round)', `${fmt(DEVICES / (serverMedian / 1000))} / ${fmt(DEVICES / (baseMedian / 1000))}`],
-    [`RSS with ${fmt(DEVICES)} connections`, `server ${fmt(serverRss / 2 ** 20)} MiB, mosquitto ${fmt(mosquittoRss / 2 ** 20)} MiB`],
-    ['commands executed by panels', `${fmt(count(afterServer, 'executed'))} (PanelFleet) + ${fmt(count(stats, 'executed') - count(afterServer, 'executed'))} (Mosquitto), ${count(stats, 'duplicates')} repeated deliveries`],
-    ['load average (1, 5, 15 min): start / after PanelFleet / after Mosquitto', loads.join(' / ')],
-    ['total run time', `${fmt((Date.now() - started) / 1000)} s`],
-  ]);
+  printTable(
+    `Label broadcast, ${fmt(DEVICES)} panels (${new Date().toISOString().slice(0, 10)}; ${machineDescription()})`,
+    [
+      [
+        `PanelFleet (${EXTERNAL ? 'external Mosquitto' : 'embedded broker'}), API call -> last ack in DB (ms)`,
+        serverRounds.map((r) => fmt(r.ms)).join(' / '),
+      ],
+      ['  of which the API reply (ms)', serverRounds.map((r) => fmt(r.apiMs)).join(' / ')],
+      [
+        EXTERNAL ? '  server + its Mosquitto CPU per round (s)' : '  server CPU per round (s)',
+        serverRounds.map((r) => fmt(r.cpu, 2)).join(' / '),
+      ],
+      ['Mosquitto, first publish -> last ack (ms)', baseRounds.map((r) => fmt(r.ms)).join(' / ')],
+      ['  Mosquitto CPU per round (s)', baseRounds.map((r) => fmt(r.cpu, 2)).join(' / ')],
+      [
+        'median PanelFleet / Mosquitto',
+        `${fmt(serverMedian)} ms / ${fmt(baseMedian)} ms = ${fmt(serverMedian / baseMedian, 2)}x (goal <= 1.2x)`,
+      ],
+      [
+        'acks per second (median round)',
+        `${fmt(DEVICES / (serverMedian / 1000))} / ${fmt(DEVICES / (baseMedian / 1000))}`,
+      ],
+      [
+        `RSS with ${fmt(DEVICES)} connections`,
+        `server ${fmt(serverRss / 2 ** 20)} MiB, mosquitto ${fmt(mosquittoRss / 2 ** 20)} MiB`,
+      ],
+      [
+        'commands executed by panels',
+        `${fmt(count(afterServer, 'executed'))} (PanelFleet) + ${fmt(count(stats, 'executed') - count(afterServer, 'executed'))} (Mosquitto), ${count(stats, 'duplicates')} repeated deliveries`,
+      ],
+      ['load average (1, 5, 15 min): start / after PanelFleet / after Mosquitto', loads.join(' / ')],
+      ['total run time', `${fmt((Date.now() - started) / 1000)} s`],
+    ],
+  );
 });

@@ -5,7 +5,11 @@
  * installed, and against the smallest Node static server (fs stream piped to the response) as a
  * second baseline. Same client, same concurrency, same file, in the same run.
  *
- * Environment: SIZE_MB (64), CONCURRENCY (16), ROUNDS (3).
+ * Each round, CUT_SHARE of the panels (30%) lose their connection at a random byte and resume
+ * with `Range: bytes=N-` (If-Range with the ETag), as docs/device-protocol.md section 6 says; the
+ * server's resident memory is sampled every 100 ms during its rounds (growth over its idle RSS).
+ *
+ * Environment: SIZE_MB (256), CONCURRENCY (50), CUT_SHARE (0.3), ROUNDS (3).
  */
 import crypto from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
@@ -14,12 +18,25 @@ import http from 'node:http';
 import path from 'node:path';
 import { UrlSigner } from '../apps/server/src/modules/downloads/signing.js';
 import {
-  cpuSeconds, fmt, freePort, loadAverage, machineDescription, onCleanup, printTable, runBenchmark, sleep, startServer, stopChild, tempDir,
+  cpuSeconds,
+  fmt,
+  freePort,
+  loadAverage,
+  machineDescription,
+  rssBytes,
+  onCleanup,
+  printTable,
+  runBenchmark,
+  sleep,
+  startServer,
+  stopChild,
+  tempDir,
 } from './lib/harness.js';
 import { Operator } from './lib/operator.js';
 
-const SIZE_MB = Number(process.env.SIZE_MB ?? 64);
-const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
+const SIZE_MB = Number(process.env.SIZE_MB ?? 256);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 50);
+const CUT_SHARE = Number(process.env.CUT_SHARE ?? 0.3);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const PEPPER = 'bench-pepper-0123456789abcdef';
 
@@ -30,45 +47,96 @@ interface Target {
   request(i: number): { url: string; headers: Record<string, string> };
 }
 
-/** Downloads the whole file once, counting bytes; rejects on any status but 200 or a short body. */
-function download(url: string, headers: Record<string, string>, size: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers, agent: false }, (res) => {
-        if (res.statusCode !== 200) {
+/**
+ * Downloads the whole file, counting bytes. With `cutAt`, the connection is dropped once that many
+ * bytes arrived and the rest is fetched with `Range: bytes=N-` (and If-Range with the ETag), which
+ * must answer 206 from exactly N. Rejects on any other status or a short body.
+ */
+function download(
+  url: string,
+  headers: Record<string, string>,
+  size: number,
+  cutAt?: number,
+): Promise<number> {
+  const get = (extra: Record<string, string>, expect: number, from: number, stopAt?: number) =>
+    new Promise<{ bytes: number; etag: string | undefined }>((resolve, reject) => {
+      const request = http.get(url, { headers: { ...headers, ...extra }, agent: false }, (res) => {
+        if (res.statusCode !== expect) {
           res.resume();
-          return reject(new Error(`${url}: HTTP ${res.statusCode}`));
+          return reject(new Error(`${url}: HTTP ${res.statusCode}, expected ${expect}`));
         }
+        if (expect === 206 && !String(res.headers['content-range']).startsWith(`bytes ${from}-`))
+          return reject(new Error(`resumed at ${String(res.headers['content-range'])}, expected ${from}`));
+        const etag = res.headers.etag;
         let bytes = 0;
-        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        res.on('end', () => (bytes === size ? resolve(bytes) : reject(new Error(`${bytes} of ${size} bytes`))));
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
+        let done = false;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (stopAt !== undefined && !done && from + bytes >= stopAt) {
+            done = true;
+            request.destroy();
+            resolve({ bytes, etag });
+          }
+        });
+        res.on('end', () => {
+          if (done) return;
+          if (from + bytes === size) resolve({ bytes, etag });
+          else reject(new Error(`${from + bytes} of ${size} bytes`));
+        });
+        res.on('error', (err) => (done ? undefined : reject(err)));
+      });
+      request.on('error', (err) => (stopAt !== undefined ? undefined : reject(err)));
+    });
+  return (async () => {
+    if (cutAt === undefined) return (await get({}, 200, 0)).bytes;
+    const first = await get({}, 200, 0, cutAt);
+    const rest = await get(
+      { range: `bytes=${first.bytes}-`, ...(first.etag ? { 'if-range': first.etag } : {}) },
+      206,
+      first.bytes,
+    );
+    return first.bytes + rest.bytes;
+  })();
 }
 
-async function measure(target: Target, size: number) {
+async function measure(target: Target, size: number, cutShare = CUT_SHARE) {
   const seconds: number[] = [];
   const cpu0 = cpuSeconds(target.pid);
+  const idleRss = rssBytes(target.pid);
+  let peakRss = idleRss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssBytes(target.pid))), 100);
+  const cuts = Math.round(CONCURRENCY * cutShare);
   for (let r = 0; r < ROUNDS; r++) {
     const t0 = process.hrtime.bigint();
-    await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => {
-      const { url, headers } = target.request(i);
-      return download(url, headers, size);
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, (_, i) => {
+        const { url, headers } = target.request(i);
+        const cutAt = i < cuts ? 1 + Math.floor(Math.random() * (size - 2)) : undefined;
+        return download(url, headers, size, cutAt);
+      }),
+    );
     seconds.push(Number(process.hrtime.bigint() - t0) / 1e9);
     await sleep(300);
   }
+  clearInterval(sampler);
   const best = Math.min(...seconds);
   const median = [...seconds].sort((a, b) => a - b)[Math.floor(seconds.length / 2)]!;
-  return { seconds, median, best, mibPerSecond: (CONCURRENCY * size) / 2 ** 20 / median, cpu: (cpuSeconds(target.pid) - cpu0) / ROUNDS };
+  return {
+    seconds,
+    median,
+    best,
+    mibPerSecond: (CONCURRENCY * size) / 2 ** 20 / median,
+    cpu: (cpuSeconds(target.pid) - cpu0) / ROUNDS,
+    rssGrowthMiB: (peakRss - idleRss) / 2 ** 20,
+  };
 }
 
 async function waitForPort(port: number) {
   for (let i = 0; i < 100; i++) {
     const ok = await new Promise<boolean>((resolve) => {
-      http.get(`http://127.0.0.1:${port}/`, (res) => (res.resume(), resolve(true))).on('error', () => resolve(false));
+      http
+        .get(`http://127.0.0.1:${port}/`, (res) => (res.resume(), resolve(true)))
+        .on('error', () => resolve(false));
     });
     if (ok) return;
     await sleep(50);
@@ -87,14 +155,21 @@ async function startNginx(root: string): Promise<{ pid: number; port: number } |
   const dir = tempDir('pf-nginx-');
   const port = await freePort();
   const conf = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(conf, [
-    // Started by root, nginx's workers would drop to `nobody` and could not read the private temp dirs.
-    ...(process.getuid?.() === 0 ? ['user root;'] : []),
-    'daemon off;', 'worker_processes 1;', `pid ${dir}/nginx.pid;`, `error_log ${dir}/error.log;`,
-    'events { worker_connections 1024; }',
-    `http { access_log off; sendfile on; tcp_nopush on; client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};`,
-    `  server { listen 127.0.0.1:${port}; root ${root}; } }`, '',
-  ].join('\n'));
+  fs.writeFileSync(
+    conf,
+    [
+      // Started by root, nginx's workers would drop to `nobody` and could not read the private temp dirs.
+      ...(process.getuid?.() === 0 ? ['user root;'] : []),
+      'daemon off;',
+      'worker_processes 1;',
+      `pid ${dir}/nginx.pid;`,
+      `error_log ${dir}/error.log;`,
+      'events { worker_connections 1024; }',
+      `http { access_log off; sendfile on; tcp_nopush on; client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};`,
+      `  server { listen 127.0.0.1:${port}; root ${root}; } }`,
+      '',
+    ].join('\n'),
+  );
   const child = spawn(binary, ['-c', conf, '-p', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
   onCleanup(() => stopChild(child));
   await waitForPort(port);
@@ -111,9 +186,11 @@ async function startNodeStatic(file: string): Promise<{ pid: number; port: numbe
   return { pid: child.pid!, port, close: () => stopChild(child) };
 }
 
-runBenchmark('bench:ota', 600_000, async () => {
+runBenchmark('bench:ota', 1_800_000, async () => {
   const loads = [loadAverage()];
-  console.log(`OTA download: a ${SIZE_MB} MiB file, ${CONCURRENCY} panels at once, ${ROUNDS} rounds per server; load average ${loads[0]}`);
+  console.log(
+    `OTA download: a ${SIZE_MB} MiB file, ${CONCURRENCY} panels at once (${Math.round(CONCURRENCY * CUT_SHARE)} cut at a random byte and resumed by Range), ${ROUNDS} rounds per server; load average ${loads[0]}`,
+  );
   const server = await startServer({ PASSWORD_PEPPER: PEPPER });
   const files = path.join(server.dataDir, 'files');
   fs.mkdirSync(path.join(files, 'firmware'), { recursive: true });
@@ -128,36 +205,86 @@ runBenchmark('bench:ota', 600_000, async () => {
   const operator = await Operator.signIn(server.url);
   const secret = await operator.enrollmentSecret();
   const signer = UrlSigner.fromPepper(PEPPER);
-  const panels = await Promise.all(Array.from({ length: CONCURRENCY }, async (_, i) => {
-    const serial = `OTA-BENCH-${String(i).padStart(3, '0')}`;
-    const response = await fetch(`${server.url}/device/enroll`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ v: 1, serial, enrollmentSecret: secret }) });
-    const { dataObject } = (await response.json()) as { dataObject: { password: string } };
-    const token = signer.sign({ file: relative, deviceKey: serial, size, sha256, expiresAt: Date.now() + 3_600_000 });
-    return { url: `${server.url}/device/files/bench.bin?t=${token}`, headers: { authorization: `Basic ${Buffer.from(`${serial}:${dataObject.password}`).toString('base64')}` } };
-  }));
+  const panels = await Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, i) => {
+      const serial = `OTA-BENCH-${String(i).padStart(3, '0')}`;
+      const response = await fetch(`${server.url}/device/enroll`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ v: 1, serial, enrollmentSecret: secret }),
+      });
+      const { dataObject } = (await response.json()) as { dataObject: { password: string } };
+      const token = signer.sign({
+        file: relative,
+        deviceKey: serial,
+        size,
+        sha256,
+        expiresAt: Date.now() + 3_600_000,
+      });
+      return {
+        url: `${server.url}/device/files/bench.bin?t=${token}`,
+        headers: {
+          authorization: `Basic ${Buffer.from(`${serial}:${dataObject.password}`).toString('base64')}`,
+        },
+      };
+    }),
+  );
 
-  const product = await measure({ name: 'PanelFleet', pid: server.child.pid!, request: (i) => panels[i]! }, size);
+  const product = await measure(
+    { name: 'PanelFleet', pid: server.child.pid!, request: (i) => panels[i]! },
+    size,
+  );
   console.log(`PanelFleet: ${product.seconds.map((s) => fmt(s, 2)).join(' / ')} s per round`);
   await server.stop();
   loads.push(loadAverage());
 
   const nginx = await startNginx(files);
-  const baseline = nginx ? await measure({ name: 'nginx', pid: nginx.pid, request: () => ({ url: `http://127.0.0.1:${nginx.port}/${relative}`, headers: {} }) }, size) : undefined;
+  const baseline = nginx
+    ? await measure(
+        {
+          name: 'nginx',
+          pid: nginx.pid,
+          request: () => ({ url: `http://127.0.0.1:${nginx.port}/${relative}`, headers: {} }),
+        },
+        size,
+      )
+    : undefined;
   if (baseline) console.log(`nginx: ${baseline.seconds.map((s) => fmt(s, 2)).join(' / ')} s per round`);
-  else console.log('nginx: not installed on this machine (`which nginx` finds nothing); nginx baseline skipped');
+  else
+    console.log('nginx: not installed on this machine (`which nginx` finds nothing); nginx baseline skipped');
   const nodeStatic = await startNodeStatic(file);
-  const raw = await measure({ name: 'node', pid: nodeStatic.pid, request: () => ({ url: `http://127.0.0.1:${nodeStatic.port}/`, headers: {} }) }, size);
+  const raw = await measure(
+    {
+      name: 'node',
+      pid: nodeStatic.pid,
+      request: () => ({ url: `http://127.0.0.1:${nodeStatic.port}/`, headers: {} }),
+    },
+    size,
+    // The smallest static server answers no Range: its panels are never cut.
+    0,
+  );
   console.log(`Node static: ${raw.seconds.map((s) => fmt(s, 2)).join(' / ')} s per round`);
   await nodeStatic.close();
   loads.push(loadAverage());
 
-  const row = (r: typeof product) => `${fmt(r.mibPerSecond)} MiB/s (median round ${fmt(r.median, 2)} s; server CPU ${fmt(r.cpu, 2)} s per round)`;
-  printTable(`OTA download, ${SIZE_MB} MiB x ${CONCURRENCY} panels (${new Date().toISOString().slice(0, 10)}; ${machineDescription()})`, [
-    ['PanelFleet (signed URL, Basic credentials, Range-capable)', row(product)],
-    ['nginx (sendfile), same file', baseline ? row(baseline) : 'not installed: no baseline'],
-    ['Node static server (fs stream -> response)', row(raw)],
-    ['ratio PanelFleet / nginx', baseline ? `${fmt(product.mibPerSecond / baseline.mibPerSecond, 2)}x (budget >= 0.7x)` : 'n/a'],
-    ['ratio PanelFleet / Node static', `${fmt(product.mibPerSecond / raw.mibPerSecond, 2)}x`],
-    ['load average (1, 5, 15 min): start / after PanelFleet / after baselines', loads.join(' / ')],
-  ]);
+  const row = (r: typeof product) =>
+    `${fmt(r.mibPerSecond)} MiB/s (median round ${fmt(r.median, 2)} s; server CPU ${fmt(r.cpu, 2)} s per round; RSS growth ${fmt(r.rssGrowthMiB, 1)} MiB)`;
+  printTable(
+    `OTA download, ${SIZE_MB} MiB x ${CONCURRENCY} panels, ${Math.round(CONCURRENCY * CUT_SHARE)} resumed by Range (${new Date().toISOString().slice(0, 10)}; ${machineDescription()})`,
+    [
+      ['PanelFleet (signed URL, Basic credentials, Range-capable)', row(product)],
+      ['nginx (sendfile), same file', baseline ? row(baseline) : 'not installed: no baseline'],
+      ['Node static server (fs stream -> response; no Range, so no cuts)', row(raw)],
+      [
+        'ratio PanelFleet / nginx',
+        baseline ? `${fmt(product.mibPerSecond / baseline.mibPerSecond, 2)}x (budget >= 0.7x)` : 'n/a',
+      ],
+      ['ratio PanelFleet / Node static', `${fmt(product.mibPerSecond / raw.mibPerSecond, 2)}x`],
+      [
+        'PanelFleet server RSS growth during its rounds',
+        `${fmt(product.rssGrowthMiB, 1)} MiB (budget <= 64 MiB)`,
+      ],
+      ['load average (1, 5, 15 min): start / after PanelFleet / after baselines', loads.join(' / ')],
+    ],
+  );
 });

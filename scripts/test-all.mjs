@@ -27,27 +27,40 @@ let passed = 0;
 let failed = 0;
 const problems = [];
 
-if (!process.env.TEST_DATABASE_URL) console.log('TEST_DATABASE_URL is not set: the API suite runs on SQLite only.');
+if (!process.env.TEST_DATABASE_URL)
+  console.log('TEST_DATABASE_URL is not set: the API suite runs on SQLite only.');
 
 const vitestJson = path.join(out, 'vitest.json');
 fs.rmSync(vitestJson, { force: true });
-const vitestExit = run('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+const vitestExit = run('unit and API tests', 'npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+]);
 const vitest = readJson(vitestJson);
 if (vitest) {
   passed += vitest.numPassedTests;
   failed += vitest.numFailedTests;
   if (vitest.numTotalTests === 0) problems.push('vitest ran no test');
 }
-if (vitestExit !== 0 && (!vitest || vitest.numFailedTests === 0)) problems.push(`vitest exited ${vitestExit}`);
+if (vitestExit !== 0 && (!vitest || vitest.numFailedTests === 0))
+  problems.push(`vitest exited ${vitestExit}`);
 
 const buildExit = run('console build', 'npm', ['run', 'build:web']);
 if (buildExit !== 0) problems.push('the console did not build');
 else {
   const e2eJson = path.join(out, 'e2e.json');
   fs.rmSync(e2eJson, { force: true });
-  const e2eExit = run('end-to-end tests in Chromium', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
-  });
+  const e2eExit = run(
+    'end-to-end tests in Chromium',
+    'npx',
+    ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'],
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
+    },
+  );
   const e2e = readJson(e2eJson);
   if (e2e) {
     passed += e2e.stats.expected + (e2e.stats.flaky ?? 0);

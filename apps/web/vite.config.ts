@@ -3,7 +3,18 @@ import { defineConfig, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
 
 /** Paths the server answers; the console itself owns every other path. */
-const SERVER_PATHS = ['/platform', '/kaptcha', '/server', '/serverLicense', '/sendData', '/sendMessage', '/material', '/rptDeviceTime', '/api-docs', '/mqtt'];
+const SERVER_PATHS = [
+  '/platform',
+  '/kaptcha',
+  '/server',
+  '/serverLicense',
+  '/sendData',
+  '/sendMessage',
+  '/material',
+  '/rptDeviceTime',
+  '/api-docs',
+  '/mqtt',
+];
 /** Where `vite` and `vite preview` forward server paths; production serves both from one origin. */
 const SERVER_URL = process.env.PANELFLEET_SERVER_URL ?? 'http://localhost:8080';
 

@@ -48,7 +48,13 @@ async function enrollBare(serverUrl: string, serial: string, secret: string): Pr
     method: 'POST',
     // No keep-alive: idle HTTP sockets would hold server files the connection benchmark needs.
     headers: { 'content-type': 'application/json', connection: 'close' },
-    body: JSON.stringify({ v: device.PROTOCOL_VERSION, serial, enrollmentSecret: secret, model: 'PF-86', machineType: 'x9_vn' }),
+    body: JSON.stringify({
+      v: device.PROTOCOL_VERSION,
+      serial,
+      enrollmentSecret: secret,
+      model: 'PF-86',
+      machineType: 'x9_vn',
+    }),
   });
   const creds = device.enroll.reply.parse(await response.json()).dataObject;
   return { key: creds.deviceKey, password: creds.password };
@@ -63,12 +69,20 @@ async function connectBare(d: BareDevice, mqttUrl: string) {
     clean: true,
     reconnectPeriod: 0,
     connectTimeout: 60_000,
-    will: { topic: device.deviceTopic(d.key, 'presence'), payload: Buffer.from(JSON.stringify({ v: 1, online: false })), qos: 1, retain: true },
+    will: {
+      topic: device.deviceTopic(d.key, 'presence'),
+      payload: Buffer.from(JSON.stringify({ v: 1, online: false })),
+      qos: 1,
+      retain: true,
+    },
   });
   client.on('error', () => errors++);
   d.client = client;
   await client.subscribeAsync(device.commandTopic(d.key), { qos: 1 });
-  await client.publishAsync(device.deviceTopic(d.key, 'presence'), JSON.stringify({ v: 1, online: true }), { qos: 1, retain: true });
+  await client.publishAsync(device.deviceTopic(d.key, 'presence'), JSON.stringify({ v: 1, online: true }), {
+    qos: 1,
+    retain: true,
+  });
 }
 
 async function connectRaw(d: BareDevice, mqttUrl: string) {
@@ -76,7 +90,12 @@ async function connectRaw(d: BareDevice, mqttUrl: string) {
   const raw = new RawMqttClient();
   const presence = device.deviceTopic(d.key, 'presence');
   await raw.connect({
-    host: url.hostname, port: Number(url.port), clientId: d.key, username: d.key, password: d.password, keepaliveSeconds: 30,
+    host: url.hostname,
+    port: Number(url.port),
+    clientId: d.key,
+    username: d.key,
+    password: d.password,
+    keepaliveSeconds: 30,
     will: { topic: presence, payload: JSON.stringify({ v: 1, online: false }), qos: 1, retain: true },
   });
   d.raw = raw;
@@ -99,7 +118,10 @@ async function ingestRaw(seconds: number, inflight: number) {
         while (Date.now() < deadline && !raw.closed) {
           const mine = ++seq;
           // The simulator's periodic telemetry shape; ramUsed carries a sequence number the benchmark reads back.
-          await raw.publish(topic, `{"v":1,"cpuTemperature":${40 + ((i + mine) % 150) / 10},"ramUsed":${mine},"ts":${Date.now()}}`);
+          await raw.publish(
+            topic,
+            `{"v":1,"cpuTemperature":${40 + ((i + mine) % 150) / 10},"ramUsed":${mine},"ts":${Date.now()}}`,
+          );
           sent++;
           // The broker acknowledges in order, so the highest acknowledged number is the last one sent.
           if (mine > (last[d.key] ?? 0)) last[d.key] = mine;
@@ -117,7 +139,10 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
     case 'enroll': {
       mode = request.mode;
       const started = Date.now();
-      const serials = Array.from({ length: request.count }, (_, i) => `${request.prefix}-${String(request.from + i).padStart(5, '0')}`);
+      const serials = Array.from(
+        { length: request.count },
+        (_, i) => `${request.prefix}-${String(request.from + i).padStart(5, '0')}`,
+      );
       await pool(serials, request.concurrency, async (serial) => {
         if (mode !== 'panel') {
           bare.push(await enrollBare(request.serverUrl, serial, request.secret));
@@ -139,7 +164,12 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
         await panel.enroll();
         panels.push({ panel, options });
       });
-      return { requestId, op: 'enrolled', count: mode === 'panel' ? panels.length : bare.length, ms: Date.now() - started };
+      return {
+        requestId,
+        op: 'enrolled',
+        count: mode === 'panel' ? panels.length : bare.length,
+        ms: Date.now() - started,
+      };
     }
     case 'connect': {
       const started = Date.now();
@@ -151,16 +181,27 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
         firstError ??= String(err);
       };
       if (mode === 'bare') {
-        await pool(bare, request.concurrency, (d) => connectBare(d, request.mqttUrl).then(() => void ok++, fail));
+        await pool(bare, request.concurrency, (d) =>
+          connectBare(d, request.mqttUrl).then(() => void ok++, fail),
+        );
       } else if (mode === 'raw') {
-        await pool(bare, request.concurrency, (d) => connectRaw(d, request.mqttUrl).then(() => void ok++, fail));
+        await pool(bare, request.concurrency, (d) =>
+          connectRaw(d, request.mqttUrl).then(() => void ok++, fail),
+        );
       } else {
         await pool(panels, request.concurrency, async (slot) => {
           slot.options.mqttUrl = request.mqttUrl;
           await slot.panel.powerOn().then(() => void ok++, fail);
         });
       }
-      return { requestId, op: 'connected', ok, failed, ms: Date.now() - started, ...(firstError ? { firstError } : {}) };
+      return {
+        requestId,
+        op: 'connected',
+        ok,
+        failed,
+        ms: Date.now() - started,
+        ...(firstError ? { firstError } : {}),
+      };
     }
     case 'disconnect': {
       if (mode !== 'panel') {
@@ -176,7 +217,8 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
       return { requestId, op: 'disconnected' };
     }
     case 'ingest': {
-      if (mode === 'raw') return { requestId, op: 'ingested', ...(await ingestRaw(request.seconds, request.inflight)) };
+      if (mode === 'raw')
+        return { requestId, op: 'ingested', ...(await ingestRaw(request.seconds, request.inflight)) };
       const deadline = Date.now() + request.seconds * 1000;
       let sent = 0;
       const last: Record<string, number> = {};
@@ -189,7 +231,12 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
           while (Date.now() < deadline && client.connected) {
             seq++;
             // The simulator's periodic telemetry shape; ramUsed carries a sequence number the benchmark reads back.
-            const payload = JSON.stringify({ v: 1, cpuTemperature: 40 + ((i + seq) % 150) / 10, ramUsed: seq, ts: Date.now() });
+            const payload = JSON.stringify({
+              v: 1,
+              cpuTemperature: 40 + ((i + seq) % 150) / 10,
+              ramUsed: seq,
+              ts: Date.now(),
+            });
             try {
               await client.publishAsync(topic, payload, { qos: 1 });
               sent++;
@@ -212,6 +259,8 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
 }
 
 process.on('message', (request: WorkerRequest & { requestId: number }) => {
-  handle(request).then(send, (err: unknown) => send({ requestId: request.requestId, op: 'error', message: String(err) }));
+  handle(request).then(send, (err: unknown) =>
+    send({ requestId: request.requestId, op: 'error', message: String(err) }),
+  );
 });
 process.on('disconnect', () => process.exit(0));

@@ -44,7 +44,8 @@ export function runBenchmark(name: string, deadlineMs: number, main: () => Promi
     void cleanup().then(() => process.exit(3));
   }, deadlineMs);
   deadline.unref();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().then(() => process.exit(130)));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void cleanup().then(() => process.exit(130)));
   main().then(
     async () => {
       await cleanup();
@@ -116,10 +117,16 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     ...extraEnv,
   };
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (for a brief look at hot spots).
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
   // BENCH_SERVER_FLAGS: extra V8/Node flags for the server process (e.g. GC tuning experiments).
   const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...profile, ...flags, '--import', 'tsx', serveScript], { env, cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, ...flags, '--import', 'tsx', serveScript], {
+    env,
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const stop = () => stopChild(child);
   onCleanup(stop);
   const url = await new Promise<string>((resolve, reject) => {
@@ -131,7 +138,14 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     });
     child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
   });
-  return { child, url, mqttUrl: `mqtt://127.0.0.1:${mqttPort}`, dataDir, dbFile: path.join(dataDir, 'panelfleet.db'), stop };
+  return {
+    child,
+    url,
+    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+    dataDir,
+    dbFile: path.join(dataDir, 'panelfleet.db'),
+    stop,
+  };
 }
 
 export interface MosquittoProcess {
@@ -147,7 +161,17 @@ export async function startMosquitto(): Promise<MosquittoProcess> {
   const conf = path.join(dir, 'mosquitto.conf');
   // max_queued_messages 0: the default (1000) would drop acknowledgements queued for the one
   // collecting client; everything else is Debian's default.
-  fs.writeFileSync(conf, [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'max_queued_messages 0', 'log_dest none', ''].join('\n'));
+  fs.writeFileSync(
+    conf,
+    [
+      `listener ${port} 127.0.0.1`,
+      'allow_anonymous true',
+      'persistence false',
+      'max_queued_messages 0',
+      'log_dest none',
+      '',
+    ].join('\n'),
+  );
   const child = spawn('/usr/sbin/mosquitto', ['-c', conf], { stdio: ['ignore', 'ignore', 'inherit'] });
   const stop = () => stopChild(child);
   onCleanup(stop);
@@ -167,13 +191,23 @@ export async function startMosquitto(): Promise<MosquittoProcess> {
 }
 
 /** Sends one request to every worker; `make` gets the worker's index. */
-export function allWorkers(workers: DeviceWorker[], make: (index: number) => WorkerRequest): Promise<WorkerReply[]> {
+export function allWorkers(
+  workers: DeviceWorker[],
+  make: (index: number) => WorkerRequest,
+): Promise<WorkerReply[]> {
   return Promise.all(workers.map((w, i) => w.request(make(i))));
 }
 
 /** Sums a numeric field over the replies of one kind. */
-export function sum<K extends WorkerReply['op']>(replies: WorkerReply[], op: K, field: keyof Extract<WorkerReply, { op: K }>): number {
-  return replies.reduce((n, r) => n + (r.op === op ? Number((r as Record<string, unknown>)[field as string] ?? 0) : 0), 0);
+export function sum<K extends WorkerReply['op']>(
+  replies: WorkerReply[],
+  op: K,
+  field: keyof Extract<WorkerReply, { op: K }>,
+): number {
+  return replies.reduce(
+    (n, r) => n + (r.op === op ? Number((r as Record<string, unknown>)[field as string] ?? 0) : 0),
+    0,
+  );
 }
 
 /** A device worker process: holds up to a few thousand simulated devices, driven over IPC. */
@@ -196,7 +230,11 @@ export class DeviceWorker {
   }
 
   static start(): DeviceWorker {
-    const child = fork(workerScript, [], { execArgv: ['--import', 'tsx'], cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(workerScript, [], {
+      execArgv: ['--import', 'tsx'],
+      cwd: repoRoot,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     onCleanup(() => stopChild(child, 3000));
     return new DeviceWorker(child);
   }
@@ -237,7 +275,10 @@ export function fileLimit(pid: number): number {
 
 /** The 1, 5 and 15 minute load averages: other sessions share these 2 cores. */
 export function loadAverage() {
-  return os.loadavg().map((l) => l.toFixed(2)).join(', ');
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 }
 
 export function machineDescription() {
@@ -252,4 +293,5 @@ export function printTable(title: string, rows: Array<[string, string]>) {
   for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
 }
 
-export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+export const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });

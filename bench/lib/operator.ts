@@ -7,7 +7,11 @@ export class Operator {
 
   constructor(private readonly base: string) {}
 
-  async request(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<Record<string, unknown>> {
+  async request(
+    method: 'GET' | 'POST',
+    url: string,
+    form?: Record<string, string>,
+  ): Promise<Record<string, unknown>> {
     const headers: Record<string, string> = { 'accept-language': 'en-US' };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     let body: string | undefined;
@@ -24,17 +28,28 @@ export class Operator {
     return (await response.json()) as Record<string, unknown>;
   }
 
+  /** The session cookie as a request header (for streams opened outside `request`). */
+  cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   /** Signs in (CAPTCHA=off on benchmark servers); the sample customer administrator is type 4. */
   static async signIn(base: string, userName = 'operator1', password = 'operator123') {
     const operator = new Operator(base);
     const md5 = crypto.createHash('md5').update(password).digest('hex');
-    const reply = await operator.request('POST', '/platform/login', { username: userName, password: md5, tryCode: 'none' });
+    const reply = await operator.request('POST', '/platform/login', {
+      username: userName,
+      password: md5,
+      tryCode: 'none',
+    });
     if (reply.hhtStatus !== 'success') throw new Error(`sign-in failed: ${JSON.stringify(reply)}`);
     return operator;
   }
 
   async enrollmentSecret() {
-    return device.getEnrollmentSecret.reply.parse(await this.request('GET', '/platform/device/enrollmentSecret')).dataObject.enrollmentSecret;
+    return device.getEnrollmentSecret.reply.parse(
+      await this.request('GET', '/platform/device/enrollmentSecret'),
+    ).dataObject.enrollmentSecret;
   }
 
   async deviceIds(): Promise<number[]> {
@@ -43,7 +58,9 @@ export class Operator {
     for (let page = 1; ; page++) {
       // The previous page's cursor makes the next page a keyset read.
       const after = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
-      const list = device.listDevices.reply.parse(await this.request('GET', `/platform/device/list?start=${page}&size=100${after}`));
+      const list = device.listDevices.reply.parse(
+        await this.request('GET', `/platform/device/list?start=${page}&size=100${after}`),
+      );
       if (!list.listObject.length || ids.length >= list.totalRecords) break;
       ids.push(...list.listObject.map((d) => d.deviceId));
       cursor = list.cursor;
@@ -54,9 +71,14 @@ export class Operator {
 
   /** Creates a label holding these devices; returns its id. */
   async label(name: string, deviceIds: number[]) {
-    const label = device.insertGroup.reply.parse(await this.request('POST', '/platform/group/insert', { groupName: name })).dataObject;
+    const label = device.insertGroup.reply.parse(
+      await this.request('POST', '/platform/group/insert', { groupName: name }),
+    ).dataObject;
     for (let i = 0; i < deviceIds.length; i += 10_000) {
-      const saved = await this.request('POST', '/platform/group/saveGroupsAndDevices', { deviceIds: deviceIds.slice(i, i + 10_000).join(','), groupIds: String(label.groupId) });
+      const saved = await this.request('POST', '/platform/group/saveGroupsAndDevices', {
+        deviceIds: deviceIds.slice(i, i + 10_000).join(','),
+        groupIds: String(label.groupId),
+      });
       if (saved.hhtStatus !== 'success') throw new Error(`label save failed: ${JSON.stringify(saved)}`);
     }
     return label.groupId;

@@ -67,11 +67,20 @@ export class RawMqttClient {
       const keepalive = Buffer.alloc(2);
       keepalive.writeUInt16BE(options.keepaliveSeconds);
       const body = Buffer.concat([
-        str('MQTT'), Buffer.from([4, flags]), keepalive,
-        str(options.clientId), str(options.will.topic), str(options.will.payload), str(options.username), str(options.password),
+        str('MQTT'),
+        Buffer.from([4, flags]),
+        keepalive,
+        str(options.clientId),
+        str(options.will.topic),
+        str(options.will.payload),
+        str(options.username),
+        str(options.password),
       ]);
       socket.write(packet(0x10, body));
-      this.pinger = setInterval(() => socket.write(Buffer.from([0xc0, 0])), (options.keepaliveSeconds * 1000) / 2);
+      this.pinger = setInterval(
+        () => socket.write(Buffer.from([0xc0, 0])),
+        (options.keepaliveSeconds * 1000) / 2,
+      );
       this.pinger.unref();
     });
   }

@@ -5,7 +5,16 @@ export type DeviceMode = 'panel' | 'bare' | 'raw';
 
 export type WorkerRequest =
   /** Enroll `count` devices `${prefix}-NNNNN` from index `from` over HTTP (docs/device-protocol.md section 2). */
-  | { op: 'enroll'; mode: DeviceMode; serverUrl: string; secret: string; prefix: string; from: number; count: number; concurrency: number }
+  | {
+      op: 'enroll';
+      mode: DeviceMode;
+      serverUrl: string;
+      secret: string;
+      prefix: string;
+      from: number;
+      count: number;
+      concurrency: number;
+    }
   /** Connect every enrolled device to `mqttUrl`: subscribe to its command topic and announce presence. */
   | { op: 'connect'; mqttUrl: string; concurrency: number }
   | { op: 'disconnect' }

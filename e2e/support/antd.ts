@@ -14,10 +14,14 @@ export async function pickOptions(page: Page, select: Locator, labels: string[])
 }
 
 async function clickOption(page: Page, select: Locator, label: string) {
-  const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first();
+  const option = page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: label })
+    .first();
   // A long list renders only the options in view (and opens scrolled to the first chosen one): a
   // searchable select narrows to the one wanted.
-  if (!(await option.isVisible()) && (await select.locator('input[type="search"]').count())) await page.keyboard.type(label);
+  if (!(await option.isVisible()) && (await select.locator('input[type="search"]').count()))
+    await page.keyboard.type(label);
   await option.click();
 }
 

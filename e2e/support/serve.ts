@@ -8,23 +8,28 @@ import { buildApp } from '@panelfleet/server/app';
 import { loadConfig } from '@panelfleet/server/config';
 import { seedAccounts } from '@panelfleet/server/seed';
 import { systemClock } from '../../apps/server/src/clock.js';
-import { DeviceService } from '../../apps/server/src/modules/devices/service.js';
-import { DeviceRepository } from '../../apps/server/src/modules/devices/repository.js';
-import { EnrollmentRepository } from '../../apps/server/src/modules/devices/enrollment-repository.js';
 import { startFleet, type Fleet } from '../../apps/simulator/src/index.js';
 
 const dataDir = path.resolve(process.env.DATA_DIR ?? 'e2e/.data/default');
 fs.rmSync(dataDir, { recursive: true, force: true });
-const config = loadConfig({ ...process.env, DATA_DIR: dataDir, ADMIN_PASSWORD: 'admin123', LOG_LEVEL: 'warn' });
+const config = loadConfig({
+  ...process.env,
+  DATA_DIR: dataDir,
+  ADMIN_PASSWORD: 'admin123',
+  LOG_LEVEL: 'warn',
+});
 const app = await buildApp(config);
-const { customerId } = await seedAccounts(app.db, fs.readFileSync(path.join(dataDir, 'pepper.secret'), 'utf8').trim(), systemClock);
+const { customerId } = await seedAccounts(
+  app.db,
+  fs.readFileSync(path.join(dataDir, 'pepper.secret'), 'utf8').trim(),
+  systemClock,
+);
 await app.http.listen({ port: config.port, host: '127.0.0.1' });
 
 let fleet: Fleet | undefined;
 const fleetSize = Number(process.env.FLEET ?? '0');
 if (fleetSize > 0) {
-  const enrollment = new DeviceService(new DeviceRepository(app.db.kysely), new EnrollmentRepository(app.db.kysely), systemClock, { mqttUrls: [], keepaliveSeconds: 30 }, () => undefined);
-  const { enrollmentSecret } = await enrollment.enrollmentSecret(customerId);
+  const { enrollmentSecret } = await app.devices.enrollmentSecrets.enrollmentSecret(customerId);
   fleet = await startFleet({
     url: `http://127.0.0.1:${config.port}`,
     mqttUrl: `mqtt://127.0.0.1:${app.devices.mqttPort}`,
@@ -34,10 +39,37 @@ if (fleetSize > 0) {
     telemetryMs: 2000,
     restartDelayMs: 1500,
     abnormalLogChance: 0,
-    log: (message) => { if (process.env.FLEET_LOG) console.log(message); },
+    // Six weeks of usage and a few logs, so that every report mode has rows.
+    historyDays: 42,
+    log: (message) => {
+      if (process.env.FLEET_LOG) console.log(message);
+    },
+  });
+}
+if (fleet) {
+  // Two abnormal logs of the first panel: a short one over MQTT, and one too large for an MQTT
+  // message (200,000 Chinese characters), uploaded over HTTP.
+  const first = fleet.panels[0]!;
+  await first.reportLog({
+    fileName: 'anr-short.txt',
+    appName: 'Whiteboard',
+    occurredAt: Date.now(),
+    text: 'ANR in com.panel.board\nReason: Input dispatching timed out',
+  });
+  await first.reportLog({
+    fileName: 'anr-large.txt',
+    appName: 'Browser',
+    occurredAt: Date.now(),
+    text: Array.from(
+      { length: 10_000 },
+      (_, i) => `${String(i + 1).padStart(5, '0')} 浏览器无响应：输入事件分发超时\n`,
+    ).join(''),
   });
 }
 console.log(`e2e server ready on ${config.port}${fleet ? ` with ${fleet.panels.length} panels` : ''}`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void (fleet?.stop() ?? Promise.resolve()).then(() => app.close()).then(() => process.exit(0)));
+  process.once(
+    signal,
+    () => void (fleet?.stop() ?? Promise.resolve()).then(() => app.close()).then(() => process.exit(0)),
+  );
 }

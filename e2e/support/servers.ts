@@ -5,11 +5,32 @@ import path from 'node:path';
  * (panels E2E-00001... enroll on start, so tests wait for them to show up online) and a
  * special-flag (OTA staff) one without panels, and a private deployment of the normal one.
  */
+// E2E_PORT_BASE lets two checkouts run e2e side by side (each uses base, base+1, base+2).
+const base = Number(process.env.E2E_PORT_BASE ?? 18181);
+
 export const servers = {
-  normal: { port: 18181, dataDir: path.resolve(import.meta.dirname, '../.data/normal'), roleFlag: '0', fleet: 6, platform: undefined },
-  special: { port: 18182, dataDir: path.resolve(import.meta.dirname, '../.data/special'), roleFlag: '1', fleet: 0, platform: undefined },
+  normal: {
+    port: base,
+    dataDir: path.resolve(import.meta.dirname, '../.data/normal'),
+    roleFlag: '0',
+    fleet: 6,
+    platform: undefined,
+  },
+  special: {
+    port: base + 1,
+    dataDir: path.resolve(import.meta.dirname, '../.data/special'),
+    roleFlag: '1',
+    fleet: 0,
+    platform: undefined,
+  },
   /** A private deployment whose platform is the normal server: it must be activated at /active. */
-  private: { port: 18183, dataDir: path.resolve(import.meta.dirname, '../.data/private'), roleFlag: '0', fleet: 0, platform: 'normal' },
+  private: {
+    port: base + 2,
+    dataDir: path.resolve(import.meta.dirname, '../.data/private'),
+    roleFlag: '0',
+    fleet: 0,
+    platform: 'normal',
+  },
 } as const;
 export type ServerName = keyof typeof servers;
 export const baseUrl = (name: ServerName) => `http://127.0.0.1:${servers[name].port}`;

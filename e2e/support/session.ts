@@ -13,7 +13,8 @@ export async function pendingCaptcha(page: Page, server: ServerName): Promise<st
   if (!cookie) throw new Error('the browser has no captcha cookie yet');
   const db = new Database(path.join(servers[server].dataDir, 'panelfleet.db'), { readonly: true });
   try {
-    const row = db.prepare('SELECT answer FROM captchas WHERE id = ?').get(tokenHash(cookie.value)) as { answer: string } | undefined;
+    const row = db.prepare('SELECT answer FROM captchas WHERE id = ?').get(tokenHash(cookie.value)) as
+      { answer: string } | undefined;
     if (!row) throw new Error('no pending captcha for this browser');
     return row.answer;
   } finally {
@@ -35,7 +36,14 @@ export async function waitForCaptcha(page: Page, server: ServerName): Promise<st
 }
 
 /** Signs in through the sign-in page as a person would and waits for the page it lands on. */
-export async function signIn(page: Page, server: ServerName, userName: string, password: string, language?: 'zh-CN' | 'en-US', landing = /\/home\//) {
+export async function signIn(
+  page: Page,
+  server: ServerName,
+  userName: string,
+  password: string,
+  language?: 'zh-CN' | 'en-US',
+  landing = /\/home\//,
+) {
   if (language) {
     // Only when nothing is stored yet: a choice made in the page must survive reloads.
     await page.addInitScript((lang) => {

@@ -50,7 +50,10 @@ test('registration form and forgot-password confirmation in Chinese', async ({ p
   await snapshot(page, 'find-password-sent-zh-CN');
 });
 
-test('activation mail confirmation, console-user dialogs and avatar crop in Chinese', async ({ page, browser }) => {
+test('activation mail confirmation, console-user dialogs and avatar crop in Chinese', async ({
+  page,
+  browser,
+}) => {
   await signIn(page, 'normal', 'newcustomer', 'customer123', 'zh-CN');
   await expect(page).toHaveURL(/\/home\/customerActive$/);
   await page.getByTestId('send-activation').click();
@@ -79,7 +82,9 @@ test('activation mail confirmation, console-user dialogs and avatar crop in Chin
   await owner.goto(`${url}/home/personCenter`);
   await owner.getByTestId('avatar-edit').click();
   const dialog = owner.getByTestId('avatar-modal');
-  await dialog.getByTestId('avatar-file').setInputFiles({ name: 'face.png', mimeType: 'image/png', buffer: gradientPng(400, 300) });
+  await dialog
+    .getByTestId('avatar-file')
+    .setInputFiles({ name: 'face.png', mimeType: 'image/png', buffer: gradientPng(400, 300) });
   await expect(dialog.getByTestId('avatar-preview')).toBeVisible();
   await snapshot(owner, 'avatar-crop-zh-CN');
   await owner.close();

@@ -8,10 +8,19 @@ import { signIn } from '../support/session.js';
 
 const url = baseUrl('normal');
 const run = Date.now().toString(36).slice(-5);
-const salesperson = { workNumber: `E${run}`, name: `Seller ${run}`, company: 'North Sales Ltd', phone: '+1-555-0100' };
+const salesperson = {
+  workNumber: `E${run}`,
+  name: `Seller ${run}`,
+  company: 'North Sales Ltd',
+  phone: '+1-555-0100',
+};
 const company = `Harbour Labs ${run}`;
 const owner = { userName: `owner${run}`, email: `owner${run}@example.com`, password: 'owner123' };
-const staff = (n: number) => ({ userName: `staff${run}${n}`, email: `staff${run}${n}@example.com`, password: 'staff123' });
+const staff = (n: number) => ({
+  userName: `staff${run}${n}`,
+  email: `staff${run}${n}@example.com`,
+  password: 'staff123',
+});
 let licenseKey = '';
 
 test.describe.configure({ mode: 'serial' });
@@ -233,9 +242,13 @@ test('the new customer crops and uploads an avatar in the personal center', asyn
     alerted = d.message();
     void d.accept();
   });
-  await dialog.getByTestId('avatar-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await dialog
+    .getByTestId('avatar-file')
+    .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
   await expect.poll(() => alerted).toContain('gif, jpg, jpeg, png, bmp');
-  await dialog.getByTestId('avatar-file').setInputFiles({ name: 'face.png', mimeType: 'image/png', buffer: gradientPng(400, 300) });
+  await dialog
+    .getByTestId('avatar-file')
+    .setInputFiles({ name: 'face.png', mimeType: 'image/png', buffer: gradientPng(400, 300) });
   await expect(dialog.getByTestId('avatar-preview')).toBeVisible();
   await snapshot(page, 'avatar-crop-en-US');
   const uploaded = page.waitForResponse((r) => r.url().includes('/platform/user/uploadAvatar'));

@@ -37,7 +37,9 @@ async function bothLanguages(page: Page, name: string, check?: (page: Page) => P
   await switchLanguage(page, 'en-US');
 }
 
-test('the platform adds, edits and deletes a signal source, and may not delete one a machine type uses', async ({ page }) => {
+test('the platform adds, edits and deletes a signal source, and may not delete one a machine type uses', async ({
+  page,
+}) => {
   await signIn(page, 'normal', 'admin', 'admin123', 'en-US');
   await page.goto(`${url}/home/sourceManage`);
   await expect(row(page, 'hdmi1')).toBeVisible();
@@ -95,11 +97,15 @@ test('the platform adds, edits and deletes a signal source, and may not delete o
   await page.getByTestId('list-refresh').click();
   await row(page, 'hdmi3').getByTestId('row-delete').click();
   await page.locator('.ant-modal-confirm').getByRole('button', { name: 'OK' }).click();
-  await expect(page.getByText('Machine types use this signal source (x9_vn); it cannot be deleted')).toBeVisible();
+  await expect(
+    page.getByText('Machine types use this signal source (x9_vn); it cannot be deleted'),
+  ).toBeVisible();
   await expect(row(page, 'hdmi3')).toBeVisible();
 });
 
-test('the platform adds a machine type with sources; once a panel reports it, name and state lock and delete is disabled', async ({ page }) => {
+test('the platform adds a machine type with sources; once a panel reports it, name and state lock and delete is disabled', async ({
+  page,
+}) => {
   await signIn(page, 'normal', 'admin', 'admin123', 'en-US');
   await page.goto(`${url}/home/machineManage`);
   // The simulated panels report x9_vn, oem and rs: those are referenced already.
@@ -116,7 +122,11 @@ test('the platform adds a machine type with sources; once a panel reports it, na
   await form.getByTestId('machine-type-form-ok').click();
   await expect(form.getByText('This field is required')).toBeVisible();
   await form.getByTestId('machine-type-name').fill(machineType);
-  await pickOptions(page, form.getByTestId('machine-type-sources'), ['HDMI2 (hdmi2)', 'FRONT (front)', 'PC (pc)']);
+  await pickOptions(page, form.getByTestId('machine-type-sources'), [
+    'HDMI2 (hdmi2)',
+    'FRONT (front)',
+    'PC (pc)',
+  ]);
   await snapshot(page, 'machine-type-add-en-US');
   await form.getByTestId('machine-type-form-ok').click();
   await expect(form).toBeHidden();
@@ -154,7 +164,13 @@ test('the platform adds a machine type with sources; once a panel reports it, na
   const { dataObject } = await apiCall(operator, url, device.getEnrollmentSecret, {});
   await operator.close();
   const enrolled = await page.request.post(`${url}/device/enroll`, {
-    data: { v: 1, serial: panelSerial, enrollmentSecret: dataObject.enrollmentSecret, model: 'PF-86', machineType },
+    data: {
+      v: 1,
+      serial: panelSerial,
+      enrollmentSecret: dataObject.enrollmentSecret,
+      model: 'PF-86',
+      machineType,
+    },
   });
   expect(enrolled.ok()).toBe(true);
 
@@ -183,16 +199,27 @@ test('the platform adds a machine type with sources; once a panel reports it, na
   await expect(added.getByTestId('machine-type-inputs')).toHaveText(/HDMI2\s*FRONT\s*PC\s*DP/);
 
   // The server holds the lock too, whatever a client sends.
-  const id = (await apiCall(page, url, machineTypes.listMachineTypes, { start: 1, size: 5, machineType })).listObject[0]!.machineTypeId;
-  await expect(apiCall(page, url, machineTypes.updateMachineType, { machineTypeId: id, machineType: `${machineType}-x`, enable: '1', inputSourceIds: '' })).rejects.toThrow(
-    /its name and state cannot change/,
+  const id = (await apiCall(page, url, machineTypes.listMachineTypes, { start: 1, size: 5, machineType }))
+    .listObject[0]!.machineTypeId;
+  await expect(
+    apiCall(page, url, machineTypes.updateMachineType, {
+      machineTypeId: id,
+      machineType: `${machineType}-x`,
+      enable: '1',
+      inputSourceIds: '',
+    }),
+  ).rejects.toThrow(/its name and state cannot change/);
+  await expect(apiCall(page, url, machineTypes.deleteMachineType, { machineTypeId: id })).rejects.toThrow(
+    /it cannot be deleted/,
   );
-  await expect(apiCall(page, url, machineTypes.deleteMachineType, { machineTypeId: id })).rejects.toThrow(/it cannot be deleted/);
 });
 
 test('a customer administrator reads the catalog without changing it', async ({ page }) => {
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
-  for (const [view, name] of [['machineManage', 'machine-types-read-only'], ['sourceManage', 'sources-read-only']] as const) {
+  for (const [view, name] of [
+    ['machineManage', 'machine-types-read-only'],
+    ['sourceManage', 'sources-read-only'],
+  ] as const) {
     await page.goto(`${url}/home/${view}`);
     await expect(page.getByTestId('catalog-read-only')).toBeVisible();
     await expect(row(page, view === 'machineManage' ? 'x9_vn' : 'hdmi1')).toBeVisible();
@@ -207,7 +234,9 @@ test('a customer administrator reads the catalog without changing it', async ({ 
   await expect(row(page, machineType).getByTestId('machine-type-references')).toHaveText('1');
 });
 
-test('the feedback log lists the commands sent to the simulated panels and filters by name and day', async ({ page }) => {
+test('the feedback log lists the commands sent to the simulated panels and filters by name and day', async ({
+  page,
+}) => {
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
   const panel = async (name: string) => {
     for (;;) {
@@ -219,9 +248,21 @@ test('the feedback log lists the commands sent to the simulated panels and filte
   };
   const first = await panel('E2E-00001');
   const second = await panel('E2E-00002');
-  await apiCall(page, url, device.sendCommandByDeviceId, { deviceId: first.deviceId, order: '00', value: '45' });
-  await apiCall(page, url, device.sendCommandByDeviceId, { deviceId: second.deviceId, order: '01', value: '35' });
-  await apiCall(page, url, device.sendCommandByDeviceId, { deviceId: first.deviceId, order: '08', value: 'ok' });
+  await apiCall(page, url, device.sendCommandByDeviceId, {
+    deviceId: first.deviceId,
+    order: '00',
+    value: '45',
+  });
+  await apiCall(page, url, device.sendCommandByDeviceId, {
+    deviceId: second.deviceId,
+    order: '01',
+    value: '35',
+  });
+  await apiCall(page, url, device.sendCommandByDeviceId, {
+    deviceId: first.deviceId,
+    order: '08',
+    value: 'ok',
+  });
 
   await page.goto(`${url}/home/feedBack`);
   await searchFor(page, 'E2E-00001');
@@ -231,7 +272,9 @@ test('the feedback log lists the commands sent to the simulated panels and filte
   await expect(rows.filter({ hasText: 'E2E-00002' })).toHaveCount(0);
   // The panels acknowledge: sent becomes succeeded (refresh reads again).
   for (;;) {
-    const statuses = await rows.getByTestId('feedback-status').evaluateAll((tags) => tags.map((t) => t.getAttribute('data-status')));
+    const statuses = await rows
+      .getByTestId('feedback-status')
+      .evaluateAll((tags) => tags.map((t) => t.getAttribute('data-status')));
     if (statuses.length >= 2 && statuses.every((s) => s === 'success')) break;
     await page.waitForTimeout(500);
     await page.getByTestId('list-search-button').click();
@@ -247,7 +290,9 @@ test('the feedback log lists the commands sent to the simulated panels and filte
   await expect(rows.filter({ hasText: 'E2E-00002' }).filter({ hasText: 'Volume control' })).toHaveCount(1);
 
   const today = new Date().toLocaleDateString('sv-SE');
-  const dateInput = page.locator('input[data-testid="feedback-date"], [data-testid="feedback-date"] input').first();
+  const dateInput = page
+    .locator('input[data-testid="feedback-date"], [data-testid="feedback-date"] input')
+    .first();
   await dateInput.click();
   await dateInput.fill(today);
   await dateInput.press('Enter');

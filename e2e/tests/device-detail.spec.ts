@@ -31,17 +31,21 @@ async function idOf(page: Page, key: string) {
 }
 /** What the panel last reported, read through the API with the browser's session. */
 async function reported(page: Page, key: string) {
-  return (await apiCall(page, url, deviceDetail.selectByDeviceId, { deviceId: await idOf(page, key) })).dataObject;
+  return (await apiCall(page, url, deviceDetail.selectByDeviceId, { deviceId: await idOf(page, key) }))
+    .dataObject;
 }
 async function reportedSettings(page: Page, key: string) {
-  return (await apiCall(page, url, deviceDetail.listDeviceSetting, { deviceId: await idOf(page, key) })).listObject;
+  return (await apiCall(page, url, deviceDetail.listDeviceSetting, { deviceId: await idOf(page, key) }))
+    .listObject;
 }
 
 /** Signs in, waits for the fleet to be online and opens the panel's detail from the device list. */
 async function openDetail(page: Page, key = PANEL, language: 'en-US' | 'zh-CN' = 'en-US') {
   await signIn(page, 'normal', 'operator1', 'operator123', language);
   await page.goto(`${url}/home/deviceManage`);
-  await expect.poll(async () => (await fleet(page)).filter((d) => d.isOnline === '1').length, { timeout: 30_000 }).toBe(6);
+  await expect
+    .poll(async () => (await fleet(page)).filter((d) => d.isOnline === '1').length, { timeout: 30_000 })
+    .toBe(6);
   await openFromList(page, key);
 }
 
@@ -68,7 +72,9 @@ async function setLevel(page: Page, button: string, dialog: string, value: numbe
   await expect(page.getByTestId(dialog)).toBeHidden();
 }
 
-test('shows what the panel reports and changes brightness, volume, source and mute on it', async ({ page }) => {
+test('shows what the panel reports and changes brightness, volume, source and mute on it', async ({
+  page,
+}) => {
   await openDetail(page);
   const info = modal(page).getByTestId('detail-info');
   await expect(info).toContainText(PANEL);
@@ -112,7 +118,9 @@ test('shows what the panel reports and changes brightness, volume, source and mu
   await snapshot(page, 'device-detail-remote-en-US');
 });
 
-test('sets the power schedule and energy saving, which the panel applies and reports back', async ({ page }) => {
+test('sets the power schedule and energy saving, which the panel applies and reports back', async ({
+  page,
+}) => {
   await openDetail(page);
   await openPanel(page, 'power');
   await modal(page).getByTestId('edit-power-on').click();
@@ -135,7 +143,9 @@ test('sets the power schedule and energy saving, which the panel applies and rep
   await energy.getByText('Custom').click();
   await energy.getByTestId('energy-custom').fill('2');
   await page.getByTestId('energy-ok').click();
-  await expect(energy.getByTestId('energy-problem')).toHaveText('Energy saving must be at least 3 minutes (a whole number)');
+  await expect(energy.getByTestId('energy-problem')).toHaveText(
+    'Energy saving must be at least 3 minutes (a whole number)',
+  );
   await snapshot(page, 'device-detail-energy-en-US');
   await energy.getByTestId('energy-custom').fill('45');
   await page.getByTestId('energy-ok').click();
@@ -148,7 +158,11 @@ async function pushLanguage(page: Page, key: string, name: string, code: string)
   await openPanel(page, 'setting');
   await pickOption(page, modal(page).getByTestId('setting-language-language'), name);
   await modal(page).getByTestId('setting-push').click();
-  await expect.poll(async () => (await reportedSettings(page, key)).find((r) => r.section === 'language')?.value, { timeout: 10_000 }).toBe(code);
+  await expect
+    .poll(async () => (await reportedSettings(page, key)).find((r) => r.section === 'language')?.value, {
+      timeout: 10_000,
+    })
+    .toBe(code);
   await expect(modal(page).getByTestId('setting-push')).toBeDisabled({ timeout: 10_000 });
   await expect(modal(page).getByTestId('setting-language-language')).toContainText(name);
 }
@@ -165,7 +179,10 @@ test('clones a setting to another panel of the series chosen through a label', a
   const label = `Clone ${run}`;
   const group = (await apiCall(page, url, device.insertGroup, { groupName: label })).dataObject;
   const ids = await Promise.all([CLONE_SOURCE, CLONE_TARGET, PANEL].map((key) => idOf(page, key)));
-  await apiCall(page, url, device.saveGroupsAndDevices, { deviceIds: ids.join(','), groupIds: String(group.groupId) });
+  await apiCall(page, url, device.saveGroupsAndDevices, {
+    deviceIds: ids.join(','),
+    groupIds: String(group.groupId),
+  });
 
   await page.goto(`${url}/home/deviceManage`);
   await openFromList(page, CLONE_SOURCE);
@@ -176,12 +193,22 @@ test('clones a setting to another panel of the series chosen through a label', a
   const terminals = page.getByTestId('terminal-list');
   await terminals.locator(`[data-label="${label}"]`).click();
   await expect(terminals.locator('.ant-table-row')).toHaveCount(3);
-  await expect(terminals.locator('.ant-table-row', { hasText: PANEL }).locator('input[type="checkbox"]')).toBeDisabled();
-  await terminals.locator('.ant-table-row', { hasText: CLONE_TARGET }).locator('input[type="checkbox"]').check();
+  await expect(
+    terminals.locator('.ant-table-row', { hasText: PANEL }).locator('input[type="checkbox"]'),
+  ).toBeDisabled();
+  await terminals
+    .locator('.ant-table-row', { hasText: CLONE_TARGET })
+    .locator('input[type="checkbox"]')
+    .check();
   await snapshot(page, 'device-detail-clone-en-US');
   await page.getByTestId('terminal-list-ok').click();
   await expect(terminals).toBeHidden();
-  await expect.poll(async () => (await reportedSettings(page, CLONE_TARGET)).find((r) => r.section === 'language')?.value, { timeout: 10_000 }).toBe('fr_fr');
+  await expect
+    .poll(
+      async () => (await reportedSettings(page, CLONE_TARGET)).find((r) => r.section === 'language')?.value,
+      { timeout: 10_000 },
+    )
+    .toBe('fr_fr');
 });
 
 test('shows the position map and opens the notification dialog for the panel', async ({ page }) => {
@@ -203,7 +230,9 @@ test('uninstalls a user app: the row goes once the panel confirmed', async ({ pa
   const apps = modal(page).getByTestId('detail-apps');
   const vlc = apps.locator('.ant-table-row', { hasText: 'VLC' });
   await expect(vlc).toBeVisible();
-  await expect(apps.locator('.ant-table-row', { hasText: 'Settings' }).locator('input[type="checkbox"]')).toBeDisabled();
+  await expect(
+    apps.locator('.ant-table-row', { hasText: 'Settings' }).locator('input[type="checkbox"]'),
+  ).toBeDisabled();
   await vlc.locator('input[type="checkbox"]').check();
   await snapshot(page, 'device-detail-apps-en-US');
   await apps.getByTestId('apps-uninstall').click();
@@ -218,15 +247,27 @@ test('powers the panel off (offline within 5 s, only power on left) and on again
   await openDetail(page);
   await modal(page).getByTestId('rc-power-off').click();
   await page.locator('.ant-modal-confirm').getByRole('button', { name: 'OK' }).click();
-  await expect(modal(page).getByTestId('detail-online')).toHaveAttribute('data-online', '0', { timeout: 5000 });
+  await expect(modal(page).getByTestId('detail-online')).toHaveAttribute('data-online', '0', {
+    timeout: 5000,
+  });
   await expect(modal(page).getByTestId('rc-power-on')).toBeEnabled();
-  for (const control of ['rc-brightness', 'rc-volume', 'rc-source', 'rc-remote', 'rc-mute', 'rc-restart', 'rc-power-off']) {
+  for (const control of [
+    'rc-brightness',
+    'rc-volume',
+    'rc-source',
+    'rc-remote',
+    'rc-mute',
+    'rc-restart',
+    'rc-power-off',
+  ]) {
     await expect(modal(page).getByTestId(control)).toBeDisabled();
   }
   await snapshot(page, 'device-detail-offline-en-US');
   await modal(page).getByTestId('rc-power-on').click();
   await page.locator('.ant-modal-confirm').getByRole('button', { name: 'OK' }).click();
-  await expect(modal(page).getByTestId('detail-online')).toHaveAttribute('data-online', '1', { timeout: 30_000 });
+  await expect(modal(page).getByTestId('detail-online')).toHaveAttribute('data-online', '1', {
+    timeout: 30_000,
+  });
   await expect(modal(page).getByTestId('rc-power-on')).toBeDisabled();
   await expect(modal(page).getByTestId('rc-brightness')).toBeEnabled();
 });
@@ -235,7 +276,11 @@ test('reads the same in Chinese: every tab and accordion panel', async ({ page }
   await openDetail(page, PANEL, 'zh-CN');
   await expect(modal(page).getByRole('tab', { name: '设备信息' })).toBeVisible();
   await snapshot(page, 'device-detail-info-zh-CN');
-  for (const [tab, name] of [['存储信息', 'storage'], ['下载进度', 'download'], ['应用', 'apps']] as const) {
+  for (const [tab, name] of [
+    ['存储信息', 'storage'],
+    ['下载进度', 'download'],
+    ['应用', 'apps'],
+  ] as const) {
     await modal(page).getByRole('tab', { name: tab }).click();
     await snapshot(page, `device-detail-${name}-zh-CN`);
   }
@@ -265,7 +310,10 @@ test('reads the same in Chinese: every tab and accordion panel', async ({ page }
     await expect(page.getByTestId(dialog)).toContainText(text);
     await expect(page.getByTestId(dialog).getByRole('button', { name: /取\s*消/ })).toBeVisible();
     await snapshot(page, `device-detail-${dialog}-zh-CN`);
-    await page.getByTestId(dialog).getByRole('button', { name: /取\s*消/ }).click();
+    await page
+      .getByTestId(dialog)
+      .getByRole('button', { name: /取\s*消/ })
+      .click();
     await expect(page.getByTestId(dialog)).toBeHidden();
   }
 });
@@ -279,9 +327,14 @@ test('the feedback log shows the result of every command sent to the panel above
   const rows = page.locator('.ant-table-tbody .ant-table-row');
   await expect(rows.first()).toBeVisible();
   const succeeded = (type: string) =>
-    rows.filter({ has: page.locator(`[data-testid="feedback-type"][data-type="${type}"]`) }).filter({ has: page.locator('[data-testid="feedback-status"][data-status="success"]') });
+    rows
+      .filter({ has: page.locator(`[data-testid="feedback-type"][data-type="${type}"]`) })
+      .filter({ has: page.locator('[data-testid="feedback-status"][data-status="success"]') });
   // Brightness, volume, signal source, mute, virtual key, power off and start up, each succeeded.
-  for (const type of ['00', '01', '04', '07', '08', '02', 'POWERUP']) await expect(succeeded(type).first(), type).toBeVisible();
-  await expect(rows.filter({ hasText: 'Uninstall apps' }).filter({ hasText: 'Succeeded' }).first()).toBeVisible();
+  for (const type of ['00', '01', '04', '07', '08', '02', 'POWERUP'])
+    await expect(succeeded(type).first(), type).toBeVisible();
+  await expect(
+    rows.filter({ hasText: 'Uninstall apps' }).filter({ hasText: 'Succeeded' }).first(),
+  ).toBeVisible();
   await snapshot(page, 'feedback-after-detail-en-US');
 });

@@ -34,7 +34,9 @@ async function openDevices(page: Page) {
   await page.goto(`${url}/home/deviceManage`);
   await expect(page.getByTestId('device-list')).toBeVisible();
   // The panels enroll right after the server starts: wait until all six are listed and online.
-  await expect.poll(async () => (await fleetRows(page)).filter((d) => d.isOnline === '1').length, { timeout: 30_000 }).toBe(FLEET);
+  await expect
+    .poll(async () => (await fleetRows(page)).filter((d) => d.isOnline === '1').length, { timeout: 30_000 })
+    .toBe(FLEET);
   await page.getByTestId('list-refresh').click();
   await expect(rows(page)).toHaveCount(5);
 }
@@ -49,7 +51,9 @@ async function chooseLabel(input: Locator, page: Page, name: string, confirm: bo
   await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
 }
 
-test('lists the panels page by page, searches by name start and keeps online state fresh', async ({ page }) => {
+test('lists the panels page by page, searches by name start and keeps online state fresh', async ({
+  page,
+}) => {
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
   await openDevices(page);
   // The six simulated panels, and any panel another spec enrolled into the company before.
@@ -68,7 +72,8 @@ test('lists the panels page by page, searches by name start and keeps online sta
   await expect(rows(page)).toHaveCount(total);
   const names = await rows(page).getByTestId('device-name').allInnerTexts();
   // The server orders by lower(name) byte-wise (then id); for these ASCII names that is code unit order.
-  const byKey = (a: string, b: string) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0);
+  const byKey = (a: string, b: string) =>
+    a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0;
   expect(names).toEqual([...names].sort(byKey));
 
   await page.getByTestId('list-search').fill('e2e-00003');
@@ -88,7 +93,9 @@ test('lists the panels page by page, searches by name start and keeps online sta
   await switchLanguage(page, 'en-US');
 });
 
-test('edits a device: name and label rules, an unconfirmed label counts, remark counter, serial read-only', async ({ page }) => {
+test('edits a device: name and label rules, an unconfirmed label counts, remark counter, serial read-only', async ({
+  page,
+}) => {
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
   await openDevices(page);
   await page.getByTestId('list-search').fill('E2E-00006');
@@ -145,17 +152,21 @@ test('gives the selected devices exactly the chosen labels', async ({ page }) =>
   await page.getByTestId('list-search-button').click();
   await expect(rowOf(page, 'E2E-00005')).toHaveCount(1);
 
-  for (const serial of ['E2E-00004', 'E2E-00005']) await rowOf(page, serial).locator('.ant-checkbox-input').check();
+  for (const serial of ['E2E-00004', 'E2E-00005'])
+    await rowOf(page, serial).locator('.ant-checkbox-input').check();
   await page.getByTestId('edit-labels').click();
   const dialog = page.getByTestId('labels-edit');
   await expect(dialog.getByTestId('labels-edit-count')).toContainText('Selected devices: 2');
   await chooseLabel(dialog.getByTestId('labels-edit-input'), page, east, true);
   await dialog.getByTestId('labels-edit-ok').click();
   await expect(dialog).toBeHidden();
-  for (const serial of ['E2E-00004', 'E2E-00005']) await expect(rowOf(page, serial).getByTestId('device-labels')).toHaveText(east);
+  for (const serial of ['E2E-00004', 'E2E-00005'])
+    await expect(rowOf(page, serial).getByTestId('device-labels')).toHaveText(east);
 });
 
-test('Labels page: tick labels, send brightness to two labels, and the panels report it; power off and start up by label', async ({ page }) => {
+test('Labels page: tick labels, send brightness to two labels, and the panels report it; power off and start up by label', async ({
+  page,
+}) => {
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
   await openDevices(page);
   await page.getByTestId('tab-labels').click();
@@ -170,7 +181,10 @@ test('Labels page: tick labels, send brightness to two labels, and the panels re
   await labels.getByTestId('label-chip').filter({ hasText: north }).click();
   await labels.getByTestId('label-chip').filter({ hasText: east }).click();
   await expect(labelRows(page)).toHaveCount(3);
-  await expect(labelRows(page).getByTestId('label-device-online').first()).toHaveAttribute('data-online', '1');
+  await expect(labelRows(page).getByTestId('label-device-online').first()).toHaveAttribute(
+    'data-online',
+    '1',
+  );
   await snapshot(page, 'labels-page-en-US');
 
   await labels.getByTestId('labels-brightness').click();
@@ -183,11 +197,21 @@ test('Labels page: tick labels, send brightness to two labels, and the panels re
   await expect(page.locator('.ant-message').getByText('Command sent')).toBeVisible();
   const targets = ['E2E-00004', 'E2E-00005', 'E2E-00006'];
   // The panels execute the order and report their new state; the server stores what they report.
-  await expect.poll(async () => (await fleetRows(page)).filter((d) => targets.includes(d.deviceKey)).map((d) => d.brightness), { timeout: 20_000 }).toEqual([37, 37, 37]);
-  expect((await fleetRows(page)).filter((d) => !targets.includes(d.deviceKey)).every((d) => d.brightness !== 37)).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        (await fleetRows(page)).filter((d) => targets.includes(d.deviceKey)).map((d) => d.brightness),
+      { timeout: 20_000 },
+    )
+    .toEqual([37, 37, 37]);
+  expect(
+    (await fleetRows(page)).filter((d) => !targets.includes(d.deviceKey)).every((d) => d.brightness !== 37),
+  ).toBe(true);
 
   await labels.getByTestId('labels-volume').click();
-  await expect(page.getByTestId('labels-level').getByTestId('labels-level-input').locator('input')).toHaveValue('60');
+  await expect(
+    page.getByTestId('labels-level').getByTestId('labels-level-input').locator('input'),
+  ).toHaveValue('60');
   await page.getByTestId('labels-level').getByRole('button', { name: 'Cancel' }).click();
 
   // Power off one label: its panel disconnects and the table shows it offline without a reload.
@@ -196,10 +220,18 @@ test('Labels page: tick labels, send brightness to two labels, and the panels re
   await labels.getByTestId('labels-power-off').click();
   await expect(page.locator('.ant-modal-confirm')).toContainText(north);
   await page.locator('.ant-modal-confirm').getByRole('button', { name: 'OK' }).click();
-  await expect(labelRows(page).first().getByTestId('label-device-online')).toHaveAttribute('data-online', '0', { timeout: 15_000 });
+  await expect(labelRows(page).first().getByTestId('label-device-online')).toHaveAttribute(
+    'data-online',
+    '0',
+    { timeout: 15_000 },
+  );
   await labels.getByTestId('labels-start-up').click();
   await page.locator('.ant-modal-confirm').getByRole('button', { name: 'OK' }).click();
-  await expect(labelRows(page).first().getByTestId('label-device-online')).toHaveAttribute('data-online', '1', { timeout: 30_000 });
+  await expect(labelRows(page).first().getByTestId('label-device-online')).toHaveAttribute(
+    'data-online',
+    '1',
+    { timeout: 30_000 },
+  );
 
   await switchLanguage(page, 'zh-CN');
   await labels.getByTestId('label-chip').filter({ hasText: east }).click();
@@ -215,6 +247,13 @@ test('Labels page: tick labels, send brightness to two labels, and the panels re
 test('gives E2E-00006 its serial as name again', async ({ page }) => {
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
   const panel = (await fleetRows(page)).find((d) => d.deviceKey === 'E2E-00006')!;
-  await apiCall(page, url, device.updateDevice, { deviceId: panel.deviceId, deviceName: 'E2E-00006', deviceKey: 'E2E-00006', tag: panel.tag, remark: '', state: '1' });
+  await apiCall(page, url, device.updateDevice, {
+    deviceId: panel.deviceId,
+    deviceName: 'E2E-00006',
+    deviceKey: 'E2E-00006',
+    tag: panel.tag,
+    remark: '',
+    state: '1',
+  });
   expect((await fleetRows(page)).find((d) => d.deviceKey === 'E2E-00006')!.deviceName).toBe('E2E-00006');
 });

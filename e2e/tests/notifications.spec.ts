@@ -29,7 +29,13 @@ async function showPanel(page: Page, deviceKey: string) {
   await page.goto(`${url}/home/deviceManage`);
   await expect(page.getByTestId('device-list')).toBeVisible();
   await expect
-    .poll(async () => (await apiCall(page, url, device.listDevices, { start: 1, size: 50 })).listObject.filter((d) => d.deviceKey.startsWith('E2E-') && d.isOnline === '1').length, { timeout: 30_000 })
+    .poll(
+      async () =>
+        (await apiCall(page, url, device.listDevices, { start: 1, size: 50 })).listObject.filter(
+          (d) => d.deviceKey.startsWith('E2E-') && d.isOnline === '1',
+        ).length,
+      { timeout: 30_000 },
+    )
     .toBe(6);
   await page.getByTestId('list-search').fill(deviceKey);
   await page.getByTestId('list-search-button').click();
@@ -37,7 +43,9 @@ async function showPanel(page: Page, deviceKey: string) {
   return rows(page).first();
 }
 
-test('shows a panel’s screen time today and over the recent days, built from its usage reports', async ({ page }) => {
+test('shows a panel’s screen time today and over the recent days, built from its usage reports', async ({
+  page,
+}) => {
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
   const row = await showPanel(page, 'E2E-00003');
   await row.getByTestId('row-screen-time').click();
@@ -49,10 +57,13 @@ test('shows a panel’s screen time today and over the recent days, built from i
   await expect(today.getByTestId('screen-time-slot')).toHaveCount(24);
   // The panel reports every 2 s: refresh until its reports are in.
   await expect
-    .poll(async () => {
-      await today.getByTestId('screen-time-refresh').click();
-      return today.getByTestId('screen-time-app').count();
-    }, { timeout: 20_000 })
+    .poll(
+      async () => {
+        await today.getByTestId('screen-time-refresh').click();
+        return today.getByTestId('screen-time-app').count();
+      },
+      { timeout: 20_000 },
+    )
     .toBeGreaterThan(0);
   const lastHour = Number(await today.getByTestId('screen-time-slot').last().getAttribute('data-total'));
   expect(lastHour).toBeGreaterThan(0);
@@ -63,7 +74,9 @@ test('shows a panel’s screen time today and over the recent days, built from i
   await modal.getByTestId('screen-time-tab-recent').click();
   const recent = modal.getByTestId('screen-time-recent');
   await expect(recent.getByTestId('screen-time-slot')).toHaveCount(7);
-  await expect.poll(async () => Number(await recent.getByTestId('screen-time-slot').last().getAttribute('data-total'))).toBeGreaterThan(0);
+  await expect
+    .poll(async () => Number(await recent.getByTestId('screen-time-slot').last().getAttribute('data-total')))
+    .toBeGreaterThan(0);
   await expect(recent.getByTestId('screen-time-app').first()).toBeVisible();
   await snapshot(page, 'screen-time-recent-en-US');
 
@@ -93,7 +106,9 @@ async function openNotificationModal(page: Page, deviceKey: string) {
 
 const audioRows = (page: Page) => page.getByTestId('audio-list').locator('.ant-table-tbody .ant-table-row');
 
-test('sends an emergency notification with an uploaded audio, which the panel fetches and plays', async ({ page }) => {
+test('sends an emergency notification with an uploaded audio, which the panel fetches and plays', async ({
+  page,
+}) => {
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
   const modal = await openNotificationModal(page, 'E2E-00002');
 
@@ -112,8 +127,12 @@ test('sends an emergency notification with an uploaded audio, which the panel fe
   const list = page.getByTestId('audio-list');
   await expect(list).toBeVisible();
   // Checked in the console first: a wrong type is never sent.
-  await list.getByTestId('audio-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not audio') });
-  await expect(page.locator('.ant-message')).toContainText('The file must be mp3, wma, wav, amr, aac, ogg, mp4, flac or ape audio');
+  await list
+    .getByTestId('audio-file')
+    .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not audio') });
+  await expect(page.locator('.ant-message')).toContainText(
+    'The file must be mp3, wma, wav, amr, aac, ogg, mp4, flac or ape audio',
+  );
 
   const tone = wavTone(2);
   const sha256 = crypto.createHash('sha256').update(tone).digest('hex');
@@ -127,7 +146,20 @@ test('sends an emergency notification with an uploaded audio, which the panel fe
   await uploaded.getByTestId('audio-preview-open').click();
   const player = page.getByTestId('audio-preview').getByTestId('audio-player');
   await expect(player).toBeVisible();
-  await expect.poll(() => player.evaluate((audio: HTMLAudioElement) => (audio.paused ? audio.play().then(() => audio.currentTime, () => -1) : audio.currentTime)), { timeout: 10_000 }).toBeGreaterThan(0.2);
+  await expect
+    .poll(
+      () =>
+        player.evaluate((audio: HTMLAudioElement) =>
+          audio.paused
+            ? audio.play().then(
+                () => audio.currentTime,
+                () => -1,
+              )
+            : audio.currentTime,
+        ),
+      { timeout: 10_000 },
+    )
+    .toBeGreaterThan(0.2);
   expect(await player.evaluate((audio: HTMLAudioElement) => Math.round(audio.duration))).toBe(2);
   await page.getByTestId('audio-preview').locator('.ant-modal-close').click();
   await expect(page.getByTestId('audio-preview')).toBeHidden();
@@ -144,7 +176,9 @@ test('sends an emergency notification with an uploaded audio, which the panel fe
   const delivered = page.getByTestId('notice-delivery-row').filter({ hasText: 'E2E-00002' });
   await expect(delivered).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
   await expect(delivered).toHaveAttribute('data-detail', `shown, played audio ${sha256}`);
-  await expect(page.getByTestId('notice-delivery-summary')).toHaveText('Shown 1, failed 0, waiting 0 (panels: 1)');
+  await expect(page.getByTestId('notice-delivery-summary')).toHaveText(
+    'Shown 1, failed 0, waiting 0 (panels: 1)',
+  );
   await snapshot(page, 'notification-delivered-en-US');
 });
 
@@ -155,7 +189,10 @@ test('deletes an audio only after a confirmation', async ({ page }) => {
   await modal.getByTestId('notice-audio-0').click();
   await modal.getByTestId('notice-choose-audio').click();
   const name = `Old bell ${run}.wav`;
-  await page.getByTestId('audio-list').getByTestId('audio-file').setInputFiles({ name, mimeType: 'audio/wav', buffer: wavTone(0.5) });
+  await page
+    .getByTestId('audio-list')
+    .getByTestId('audio-file')
+    .setInputFiles({ name, mimeType: 'audio/wav', buffer: wavTone(0.5) });
   const row = audioRows(page).filter({ hasText: name });
   await expect(row).toHaveCount(1);
 

@@ -28,15 +28,32 @@ async function platformAdmin(browser: Browser): Promise<Page> {
 
 async function serverLicense(page: Page, validEndTime: number): Promise<string> {
   const now = Date.now();
-  const sellers = await apiCall(page, platform, accounts.saleManList, { start: 1, size: 1, name: `Seller P${run}` });
+  const sellers = await apiCall(page, platform, accounts.saleManList, {
+    start: 1,
+    size: 1,
+    name: `Seller P${run}`,
+  });
   let seller = sellers.listObject[0];
   if (!seller) {
-    await apiCall(page, platform, accounts.saleManAdd, { work_number: `P${run}`, name: `Seller P${run}`, companyName: 'North Sales Ltd', phone: '+1-555-0101', jobState: 1 });
-    seller = (await apiCall(page, platform, accounts.saleManList, { start: 1, size: 1, name: `Seller P${run}` })).listObject[0];
+    await apiCall(page, platform, accounts.saleManAdd, {
+      work_number: `P${run}`,
+      name: `Seller P${run}`,
+      companyName: 'North Sales Ltd',
+      phone: '+1-555-0101',
+      jobState: 1,
+    });
+    seller = (
+      await apiCall(page, platform, accounts.saleManList, { start: 1, size: 1, name: `Seller P${run}` })
+    ).listObject[0];
   }
   if (!seller) throw new Error('the salesperson was not created');
   const reply = await apiCall(page, platform, accounts.licenseAdd, {
-    companyName: company, saleName: seller.id, state: 1, validBeginTime: now - 60_000, validEndTime, type: 1,
+    companyName: company,
+    saleName: seller.id,
+    state: 1,
+    validBeginTime: now - 60_000,
+    validEndTime,
+    type: 1,
   });
   return reply.dataObject.license;
 }
@@ -54,7 +71,9 @@ test('the platform admin creates two server licenses', async ({ browser }) => {
   expect(licenses.first).not.toBe(licenses.second);
 });
 
-test('an unactivated private server sends sign-in to /active, which activates it with a countdown', async ({ page }) => {
+test('an unactivated private server sends sign-in to /active, which activates it with a countdown', async ({
+  page,
+}) => {
   await signInToPrivate(page);
   await expect(page).toHaveURL(/\/active$/);
   await expect(page.getByTestId('license-mode-firstActivation')).toBeVisible();
@@ -64,7 +83,12 @@ test('an unactivated private server sends sign-in to /active, which activates it
   await expect(page.getByText('Please enter the license')).toBeVisible();
   await page.getByTestId('license-input').fill('NOT-A-LICENSE');
   await page.getByTestId('license-submit').click();
-  await expect(page.locator('.ant-message, .ant-notification').getByText(/license/i).first()).toBeVisible();
+  await expect(
+    page
+      .locator('.ant-message, .ant-notification')
+      .getByText(/license/i)
+      .first(),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/active$/);
 
   await switchLanguage(page, 'zh-CN');
@@ -86,7 +110,9 @@ test('an unactivated private server sends sign-in to /active, which activates it
   await expect(page.getByText('This server is active. You can sign in.')).toBeVisible();
 });
 
-test('the platform lists the private server online and available, with search and sync', async ({ browser }) => {
+test('the platform lists the private server online and available, with search and sync', async ({
+  browser,
+}) => {
   const page = await platformAdmin(browser);
   await page.goto(`${platform}/home/ServeList`);
   const row = page.locator('.ant-table-row').filter({ hasText: company });
@@ -113,7 +139,10 @@ test('the platform lists the private server online and available, with search an
   await page.close();
 });
 
-test('after expiry sign-in asks for re-activation (3005), the platform lists it expired, a new license renews it', async ({ page, browser }) => {
+test('after expiry sign-in asks for re-activation (3005), the platform lists it expired, a new license renews it', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(FIRST_LICENSE_MS + 60_000);
   const wait = licenses.firstEnds - Date.now() + 1000;
   if (wait > 0) await page.waitForTimeout(wait);

@@ -8,16 +8,19 @@ import { signIn, waitForCaptcha } from '../support/session.js';
 const url = baseUrl('normal');
 
 for (const language of ['en-US', 'zh-CN'] as const) {
-  test(`sign-in page shows the empty-field messages and the register and forgot links (${language})`, async ({ page }) => {
+  test(`sign-in page shows the empty-field messages and the register and forgot links (${language})`, async ({
+    page,
+  }) => {
     await page.addInitScript((lang) => window.localStorage.setItem('language', lang), language);
     await page.goto(`${url}/login`);
     await expect(page.getByTestId('register-link')).toBeVisible();
     await expect(page.getByTestId('forgot-link')).toBeVisible();
     await expect(page.locator('#tryCode')).toHaveAttribute('maxlength', '4');
     await page.getByTestId('login-submit').click();
-    const messages = language === 'en-US'
-      ? ['Please enter the user name', 'Please enter the password', 'Please enter the verification code']
-      : ['请输入用户名', '请输入密码', '请输入验证码'];
+    const messages =
+      language === 'en-US'
+        ? ['Please enter the user name', 'Please enter the password', 'Please enter the verification code']
+        : ['请输入用户名', '请输入密码', '请输入验证码'];
     for (const message of messages) await expect(page.getByText(message)).toBeVisible();
     await snapshot(page, `sign-in-empty-${language}`);
   });
@@ -40,7 +43,9 @@ test('a wrong captcha shows the tips notice, clears the code and serves a new ca
 test('an expired session shows the login-timeout modal, then the sign-in page', async ({ page }) => {
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
   const db = new Database(path.join(servers.normal.dataDir, 'panelfleet.db'));
-  db.prepare("DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE user_name = 'operator1')").run();
+  db.prepare(
+    "DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE user_name = 'operator1')",
+  ).run();
   db.close();
   await page.getByText('Device management').click();
   await page.reload();
@@ -51,7 +56,9 @@ test('an expired session shows the login-timeout modal, then the sign-in page', 
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('the header collapses the menu to 64 px, changes skin and language, and quits after confirmation', async ({ page }) => {
+test('the header collapses the menu to 64 px, changes skin and language, and quits after confirmation', async ({
+  page,
+}) => {
   await signIn(page, 'normal', 'admin', 'admin123', 'en-US');
   const sider = page.locator('.ant-layout-sider');
   await expect(sider).toHaveCSS('width', '230px');
@@ -82,7 +89,9 @@ test('the header collapses the menu to 64 px, changes skin and language, and qui
   await expect(page.getByTestId('login-timeout')).toBeVisible();
 });
 
-test('a view of another user type redirects to the start view; unknown paths show the page-lost screen', async ({ page }) => {
+test('a view of another user type redirects to the start view; unknown paths show the page-lost screen', async ({
+  page,
+}) => {
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
   await page.goto(`${url}/home/license`);
   await expect(page).toHaveURL(/\/home\/index2$/);
@@ -91,7 +100,9 @@ test('a view of another user type redirects to the start view; unknown paths sho
   await snapshot(page, 'error-page-en-US');
 });
 
-test('the special deployment hides the logo and the register link and refuses other user types', async ({ page }) => {
+test('the special deployment hides the logo and the register link and refuses other user types', async ({
+  page,
+}) => {
   await page.goto(`${baseUrl('special')}/login`);
   await expect(page.getByText('OTA Service Desk')).toBeVisible();
   await expect(page.getByTestId('logo')).toHaveCount(0);

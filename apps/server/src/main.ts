@@ -1,5 +1,9 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { shutDown } from './shutdown.js';
+
+/** Every step of the close is bounded (the gateway's at 5 s each); this bounds them all. */
+const SHUTDOWN_DEADLINE_MS = 30_000;
 
 const config = loadConfig();
 const app = await buildApp(config);
@@ -7,14 +11,14 @@ await app.http.listen({ port: config.port, host: config.host });
 app.http.log.info(`PanelFleet console at ${config.baseUrl} (database: ${config.database.kind})`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    app.http.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.http.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
+  process.once(
+    signal,
+    () =>
+      void shutDown(signal, {
+        close: app.close,
+        log: app.http.log,
+        exit: (code) => process.exit(code),
+        deadlineMs: SHUTDOWN_DEADLINE_MS,
+      }),
+  );
 }

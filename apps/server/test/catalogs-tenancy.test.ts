@@ -5,14 +5,22 @@ import { enrollmentSecretOf } from './device-helpers.js';
 import { backends, signedIn, startServer, TEST_PEPPER, type TestClient, type TestServer } from './harness.js';
 
 /** Enrollment as a panel of the given series would do it; returns the device id. */
-async function enrollAs(server: TestServer, operator: TestClient, serial: string, secret: string, machineType: string): Promise<number> {
+async function enrollAs(
+  server: TestServer,
+  operator: TestClient,
+  serial: string,
+  secret: string,
+  machineType: string,
+): Promise<number> {
   const response = await fetch(`${server.url}/device/enroll`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ v: 1, serial, enrollmentSecret: secret, model: 'PF-86', machineType }),
   });
   device.enroll.reply.parse(await response.json());
-  const list = device.listDevices.reply.parse((await operator.get(`/platform/device/list?start=1&size=5&deviceName=${serial}`)).body);
+  const list = device.listDevices.reply.parse(
+    (await operator.get(`/platform/device/list?start=1&size=5&deviceName=${serial}`)).body,
+  );
   return list.listObject.find((d) => d.deviceKey === serial)!.deviceId;
 }
 
@@ -23,7 +31,11 @@ describe.each(backends)('catalog and feedback tenant probe on %s', (backend) => 
   let bDevice: number;
 
   beforeAll(async () => {
-    server = await startServer(backend, {}, { throttle: { perAccount: 1000, perAddress: 1000, windowMs: 60_000 } });
+    server = await startServer(
+      backend,
+      {},
+      { throttle: { perAccount: 1000, perAddress: 1000, windowMs: 60_000 } },
+    );
     await seedAccounts(server.app.db, TEST_PEPPER, server.clock, [
       { userName: 'b-sales', password: 'bsales123', userType: '1' },
       { userName: 'b-customer', password: 'bcustomer123', userType: '2', activated: 1 },
@@ -32,8 +44,15 @@ describe.each(backends)('catalog and feedback tenant probe on %s', (backend) => 
     ]);
     clients = {};
     for (const [name, password] of [
-      ['admin', 'admin123'], ['sales1', 'sales123'], ['customer1', 'customer123'], ['manager1', 'manager123'], ['operator1', 'operator123'],
-      ['b-sales', 'bsales123'], ['b-customer', 'bcustomer123'], ['b-manager', 'bmanager123'], ['b-operator', 'boperator123'],
+      ['admin', 'admin123'],
+      ['sales1', 'sales123'],
+      ['customer1', 'customer123'],
+      ['manager1', 'manager123'],
+      ['operator1', 'operator123'],
+      ['b-sales', 'bsales123'],
+      ['b-customer', 'bcustomer123'],
+      ['b-manager', 'bmanager123'],
+      ['b-operator', 'boperator123'],
     ] as const) {
       clients[name] = await signedIn(server, name, password);
     }
@@ -60,22 +79,43 @@ describe.each(backends)('catalog and feedback tenant probe on %s', (backend) => 
       'b-operator': { x9_vn: 2, oem: 1 },
     };
     for (const [name, counts] of Object.entries(expected)) {
-      const list = machineTypes.listMachineTypes.reply.parse((await clients[name]!.get('/platform/machineType/list?start=1&size=50')).body);
-      const seen = Object.fromEntries(list.listObject.filter((t) => t.machineType in counts).map((t) => [t.machineType, t.referenceCount]));
+      const list = machineTypes.listMachineTypes.reply.parse(
+        (await clients[name]!.get('/platform/machineType/list?start=1&size=50')).body,
+      );
+      const seen = Object.fromEntries(
+        list.listObject.filter((t) => t.machineType in counts).map((t) => [t.machineType, t.referenceCount]),
+      );
       expect.soft(seen, name).toEqual(counts);
       const x9 = list.listObject.find((t) => t.machineType === 'x9_vn')!;
-      const one = machineTypes.selectByMachineTypeId.reply.parse((await clients[name]!.get(`/platform/machineType/selectByMachineTypeId?machineTypeId=${x9.machineTypeId}`)).body);
+      const one = machineTypes.selectByMachineTypeId.reply.parse(
+        (
+          await clients[name]!.get(
+            `/platform/machineType/selectByMachineTypeId?machineTypeId=${x9.machineTypeId}`,
+          )
+        ).body,
+      );
       expect.soft(one.dataObject.referenceCount, `${name} select`).toBe(counts.x9_vn);
     }
   });
 
   it('keeps each company’s command feedback to itself, whatever name or date it searches for', async () => {
     const send = async (client: TestClient, deviceId: number, value: string) =>
-      device.sendCommandByDeviceId.reply.parse((await client.post('/sendData/sendCommandByDeviceId', { deviceId: String(deviceId), order: '00', value })).body).dataObject.commandId;
+      device.sendCommandByDeviceId.reply.parse(
+        (
+          await client.post('/sendData/sendCommandByDeviceId', {
+            deviceId: String(deviceId),
+            order: '00',
+            value,
+          })
+        ).body,
+      ).dataObject.commandId;
     const aCommand = await send(clients.operator1!, aDevice, '40');
     const bCommand = await send(clients['b-operator']!, bDevice, '41');
     const today = new Date(server.clock.now()).toISOString().slice(0, 10);
-    const feedback = async (client: TestClient, query: string) => device.listFeedback.reply.parse((await client.get(`/platform/feedback/listFeedbackInfo?start=1&size=50${query}`)).body);
+    const feedback = async (client: TestClient, query: string) =>
+      device.listFeedback.reply.parse(
+        (await client.get(`/platform/feedback/listFeedbackInfo?start=1&size=50${query}`)).body,
+      );
 
     for (const [owner, own, foreign, foreignName] of [
       ['operator1', aCommand, bCommand, 'TENANT-B'],
@@ -89,7 +129,12 @@ describe.each(backends)('catalog and feedback tenant probe on %s', (backend) => 
         expect.soft(ids, `${owner} ${query}`).toContain(own);
         expect.soft(ids, `${owner} ${query}`).not.toContain(foreign);
       }
-      expect.soft((await feedback(client, `&deviceName=${foreignName}`)).totalRecords, `${owner} by a foreign name`).toBe(0);
+      expect
+        .soft(
+          (await feedback(client, `&deviceName=${foreignName}`)).totalRecords,
+          `${owner} by a foreign name`,
+        )
+        .toBe(0);
     }
     // Users without devices get no feedback at all, not someone else's.
     for (const name of ['admin', 'sales1', 'manager1', 'b-sales', 'b-manager']) {

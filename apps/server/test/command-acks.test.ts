@@ -11,13 +11,38 @@ describe.each(backends)('batched command acknowledgements on %s', (backend) => {
   let deviceB: number;
   let orgId: number;
 
-  const command = async (deviceId: number, order = '00', status: 'queued' | 'sent' | 'succeeded' = 'sent') => {
+  const command = async (
+    deviceId: number,
+    order = '00',
+    status: 'queued' | 'sent' | 'succeeded' = 'sent',
+  ) => {
     const id = crypto.randomUUID();
     const now = server.clock.now();
-    await repo.insertMany([{ id, org_id: orgId, device_id: deviceId, order_code: order, value: '1', status, detail: '', attempts: 0, expires_at: now + 60_000, created_by: null, relay_for: null, created_at: now, updated_at: now }]);
+    await repo.insertMany([
+      {
+        id,
+        org_id: orgId,
+        device_id: deviceId,
+        order_code: order,
+        value: '1',
+        status,
+        detail: '',
+        attempts: 0,
+        expires_at: now + 60_000,
+        created_by: null,
+        relay_for: null,
+        created_at: now,
+        updated_at: now,
+      },
+    ]);
     return id;
   };
-  const row = (id: string) => server.app.db.kysely.selectFrom('commands').select(['status', 'detail']).where('id', '=', id).executeTakeFirstOrThrow();
+  const row = (id: string) =>
+    server.app.db.kysely
+      .selectFrom('commands')
+      .select(['status', 'detail'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
 
   beforeAll(async () => {
     server = await startServer(backend);
@@ -25,7 +50,11 @@ describe.each(backends)('batched command acknowledgements on %s', (backend) => {
     const secret = await enrollmentSecretOf(await operatorClient(server));
     await enroll(server.url, 'ACKS-A', secret);
     await enroll(server.url, 'ACKS-B', secret);
-    const devices = await server.app.db.kysely.selectFrom('devices').select(['id', 'device_key', 'org_id']).where('device_key', 'in', ['ACKS-A', 'ACKS-B']).execute();
+    const devices = await server.app.db.kysely
+      .selectFrom('devices')
+      .select(['id', 'device_key', 'org_id'])
+      .where('device_key', 'in', ['ACKS-A', 'ACKS-B'])
+      .execute();
     deviceA = devices.find((d) => d.device_key === 'ACKS-A')!.id;
     deviceB = devices.find((d) => d.device_key === 'ACKS-B')!.id;
     orgId = devices[0]!.org_id;
@@ -40,17 +69,20 @@ describe.each(backends)('batched command acknowledgements on %s', (backend) => {
     const both = await command(deviceA);
     const done = await command(deviceA, '00', 'succeeded');
     const many = await Promise.all(Array.from({ length: 620 }, () => command(deviceB)));
-    const changed = await repo.applyAcks([
-      { id: ok, deviceId: deviceA, status: 'succeeded', detail: '' },
-      { id: failed, deviceId: deviceA, status: 'failed', detail: 'unsupported' },
-      { id: foreign, deviceId: deviceA, status: 'succeeded', detail: '' },
-      { id: received, deviceId: deviceA, status: 'delivered', detail: '' },
-      { id: both, deviceId: deviceA, status: 'delivered', detail: '' },
-      { id: both, deviceId: deviceA, status: 'succeeded', detail: '' },
-      { id: done, deviceId: deviceA, status: 'failed', detail: 'late' },
-      { id: crypto.randomUUID(), deviceId: deviceA, status: 'succeeded', detail: '' },
-      ...many.map((id) => ({ id, deviceId: deviceB, status: 'succeeded' as const, detail: '' })),
-    ], server.clock.now());
+    const changed = await repo.applyAcksForPanels(
+      [
+        { id: ok, deviceId: deviceA, status: 'succeeded', detail: '' },
+        { id: failed, deviceId: deviceA, status: 'failed', detail: 'unsupported' },
+        { id: foreign, deviceId: deviceA, status: 'succeeded', detail: '' },
+        { id: received, deviceId: deviceA, status: 'delivered', detail: '' },
+        { id: both, deviceId: deviceA, status: 'delivered', detail: '' },
+        { id: both, deviceId: deviceA, status: 'succeeded', detail: '' },
+        { id: done, deviceId: deviceA, status: 'failed', detail: 'late' },
+        { id: crypto.randomUUID(), deviceId: deviceA, status: 'succeeded', detail: '' },
+        ...many.map((id) => ({ id, deviceId: deviceB, status: 'succeeded' as const, detail: '' })),
+      ],
+      server.clock.now(),
+    );
 
     expect(await row(ok)).toEqual({ status: 'succeeded', detail: '' });
     expect(await row(failed)).toEqual({ status: 'failed', detail: 'unsupported' });
@@ -59,10 +91,19 @@ describe.each(backends)('batched command acknowledgements on %s', (backend) => {
     expect(await row(both)).toEqual({ status: 'succeeded', detail: '' });
     expect(await row(done)).toEqual({ status: 'succeeded', detail: '' });
     expect(new Set(changed.map((c) => c.id))).toEqual(new Set([ok, failed, received, both, ...many]));
-    expect(changed.find((c) => c.id === failed)).toMatchObject({ status: 'failed', device_id: deviceA, order_code: '00' });
+    expect(changed.find((c) => c.id === failed)).toMatchObject({
+      status: 'failed',
+      device_id: deviceA,
+      order_code: '00',
+    });
 
     // A late `received` after the final result changes nothing.
-    expect(await repo.applyAcks([{ id: ok, deviceId: deviceA, status: 'delivered', detail: '' }], server.clock.now())).toEqual([]);
+    expect(
+      await repo.applyAcksForPanels(
+        [{ id: ok, deviceId: deviceA, status: 'delivered', detail: '' }],
+        server.clock.now(),
+      ),
+    ).toEqual([]);
     expect((await row(ok)).status).toBe('succeeded');
   });
 
@@ -70,12 +111,11 @@ describe.each(backends)('batched command acknowledgements on %s', (backend) => {
     const upA = await command(deviceA, 'POWERUP', 'queued');
     const upB = await command(deviceB, 'POWERUP', 'sent');
     const other = await command(deviceB, '01', 'sent');
-    await repo.succeedPowerUps([deviceA, deviceB], server.clock.now());
+    await repo.succeedPowerUpsForPanels([deviceA, deviceB], server.clock.now());
     expect(await row(upA)).toEqual({ status: 'succeeded', detail: 'online' });
     expect(await row(upB)).toEqual({ status: 'succeeded', detail: 'online' });
     expect((await row(other)).status).toBe('sent');
   });
-
 });
 
 describe('settling acknowledgements on SQLite', () => {
@@ -86,11 +126,20 @@ describe('settling acknowledgements on SQLite', () => {
   afterAll(() => server.stop());
 
   it('looks each acknowledged command up by its id, not through the status index', async () => {
-    const statement = settleStatement('sqlite', [{ id: crypto.randomUUID(), deviceId: 1, status: 'succeeded', detail: '' }], server.clock.now());
+    const statement = settleStatement(
+      'sqlite',
+      [{ id: crypto.randomUUID(), deviceId: 1, status: 'succeeded', detail: '' }],
+      server.clock.now(),
+    );
     const compiled = statement.compile(server.app.db.kysely);
-    const explained = await server.app.db.kysely.executeQuery<{ detail: string }>({ ...compiled, sql: `EXPLAIN QUERY PLAN ${compiled.sql}` });
+    const explained = await server.app.db.kysely.executeQuery<{ detail: string }>({
+      ...compiled,
+      sql: `EXPLAIN QUERY PLAN ${compiled.sql}`,
+    });
     const steps = explained.rows.map((r) => r.detail);
-    expect(steps).toContainEqual(expect.stringMatching(/^SEARCH commands USING INDEX sqlite_autoindex_commands_1 \(id=\?\)/));
+    expect(steps).toContainEqual(
+      expect.stringMatching(/^SEARCH commands USING INDEX sqlite_autoindex_commands_1 \(id=\?\)/),
+    );
     expect(steps.join('\n')).not.toMatch(/commands_status/);
   });
 });

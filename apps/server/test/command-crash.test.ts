@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -12,32 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { md5Hex } from '../src/security/passwords.js';
 import { backends, TestClient } from './harness.js';
 import { waitFor } from './device-helpers.js';
+import { freePort, startServerProcess } from './server-process.js';
 
 const DEVICES = 1000;
-const serveScript = new URL('../src/dev/serve.ts', import.meta.url).pathname;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serveScript], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const line = buffer.split('\n').find((l) => l.startsWith('{"ready"'));
-      if (line) resolve({ child, url: (JSON.parse(line) as { url: string }).url });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
-  });
-}
-
 interface CrashPanel {
   client: MqttClient;
   executed: Set<string>;
@@ -85,87 +61,148 @@ async function crashDatabase(backend: 'sqlite' | 'postgres', dataDir: string) {
   };
 }
 
-describe.each(backends)('a server killed with SIGKILL in the middle of a 1,000-device label command on %s', (backend) => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pf-crash-'));
-  const panels: CrashPanel[] = [];
-  let child: ChildProcess | undefined;
-  let database: Awaited<ReturnType<typeof crashDatabase>> | undefined;
-  afterAll(async () => {
-    child?.kill('SIGKILL');
-    await Promise.all(panels.map((p) => p.client.endAsync(true)));
-    await database?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+describe.each(backends)(
+  'a server killed with SIGKILL in the middle of a 1,000-device label command on %s',
+  (backend) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pf-crash-'));
+    const panels: CrashPanel[] = [];
+    let child: ChildProcess | undefined;
+    let database: Awaited<ReturnType<typeof crashDatabase>> | undefined;
+    afterAll(async () => {
+      child?.kill('SIGKILL');
+      await Promise.all(panels.map((p) => p.client.endAsync(true)));
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
 
-  it('resumes after restart with no command lost or run twice', async () => {
-    const [httpPort, mqttPort] = [await freePort(), await freePort()];
-    database = await crashDatabase(backend, dataDir);
-    const env = {
-      ...database.env,
-      DATA_DIR: dataDir, PORT: String(httpPort), BASE_URL: `http://127.0.0.1:${httpPort}`, HOST: '127.0.0.1', MQTT_PORT: String(mqttPort), CAPTCHA: 'off',
-      PASSWORD_PEPPER: 'crash-test-pepper-0123456789', ADMIN_PASSWORD: 'admin123', LOG_LEVEL: 'silent', COMMAND_PUBLISH_BATCH: '25',
-    };
-    let server = await startServerProcess(env);
-    child = server.child;
-    const operator = new TestClient(server.url);
-    await operator.post('/platform/login', { username: 'operator1', password: md5Hex('operator123'), tryCode: 'none' });
-    const secret = device.getEnrollmentSecret.reply.parse((await operator.get('/platform/device/enrollmentSecret')).body).dataObject.enrollmentSecret;
+    it('resumes after restart with no command lost or run twice', async () => {
+      const [httpPort, mqttPort] = [await freePort(), await freePort()];
+      database = await crashDatabase(backend, dataDir);
+      const env = {
+        ...database.env,
+        DATA_DIR: dataDir,
+        PORT: String(httpPort),
+        BASE_URL: `http://127.0.0.1:${httpPort}`,
+        HOST: '127.0.0.1',
+        MQTT_PORT: String(mqttPort),
+        CAPTCHA: 'off',
+        PASSWORD_PEPPER: 'crash-test-pepper-0123456789',
+        ADMIN_PASSWORD: 'admin123',
+        LOG_LEVEL: 'silent',
+        COMMAND_PUBLISH_BATCH: '25',
+      };
+      let server = await startServerProcess(env);
+      child = server.child;
+      const operator = new TestClient(server.url);
+      await operator.post('/platform/login', {
+        username: 'operator1',
+        password: md5Hex('operator123'),
+        tryCode: 'none',
+      });
+      const secret = device.getEnrollmentSecret.reply.parse(
+        (await operator.get('/platform/device/enrollmentSecret')).body,
+      ).dataObject.enrollmentSecret;
 
-    let killed = false;
-    let executedBeforeKill = 0;
-    const kill = () => {
-      if (killed) return;
-      killed = true;
-      child!.kill('SIGKILL');
-      executedBeforeKill = panels.reduce((n, p) => n + p.executions, 0);
-    };
-    const serials = Array.from({ length: DEVICES }, (_, i) => `CRASH-${String(i).padStart(4, '0')}`);
-    for (let i = 0; i < serials.length; i += 50) {
-      await Promise.all(serials.slice(i, i + 50).map(async (serial) => {
-        const response = await fetch(`${server.url}/device/enroll`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ v: 1, serial, enrollmentSecret: secret }) });
-        const creds = device.enroll.reply.parse(await response.json()).dataObject;
-        const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { clientId: serial, username: serial, password: creds.password, reconnectPeriod: 300, connectTimeout: 5000 });
-        const panel: CrashPanel = { client, executed: new Set(), executions: 0, duplicates: 0 };
-        client.on('message', (_t, payload) => {
-          const cmd = device.commandEnvelope.parse(JSON.parse(payload.toString()));
-          if (panel.executed.has(cmd.id)) panel.duplicates++;
-          else {
-            panel.executed.add(cmd.id);
-            panel.executions++;
-          }
-          if (panel.executions + panel.duplicates === 1 && panels.reduce((n, p) => n + p.executions, 0) >= 100) kill();
-          void client.publishAsync(`pf/v1/d/${serial}/ack`, JSON.stringify({ v: 1, id: cmd.id, result: 'succeeded' }), { qos: 1 }).catch(() => undefined);
-        });
-        client.on('connect', () => void client.subscribeAsync(`pf/v1/d/${serial}/cmd`, { qos: 1 }).catch(() => undefined));
-        await client.subscribeAsync(`pf/v1/d/${serial}/cmd`, { qos: 1 });
-        panels.push(panel);
-      }));
-    }
+      let killed = false;
+      let executedBeforeKill = 0;
+      const kill = () => {
+        if (killed) return;
+        killed = true;
+        child!.kill('SIGKILL');
+        executedBeforeKill = panels.reduce((n, p) => n + p.executions, 0);
+      };
+      const serials = Array.from({ length: DEVICES }, (_, i) => `CRASH-${String(i).padStart(4, '0')}`);
+      for (let i = 0; i < serials.length; i += 50) {
+        await Promise.all(
+          serials.slice(i, i + 50).map(async (serial) => {
+            const response = await fetch(`${server.url}/device/enroll`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ v: 1, serial, enrollmentSecret: secret }),
+            });
+            const creds = device.enroll.reply.parse(await response.json()).dataObject;
+            const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+              clientId: serial,
+              username: serial,
+              password: creds.password,
+              reconnectPeriod: 300,
+              connectTimeout: 5000,
+            });
+            const panel: CrashPanel = { client, executed: new Set(), executions: 0, duplicates: 0 };
+            client.on('message', (_t, payload) => {
+              const cmd = device.commandEnvelope.parse(JSON.parse(payload.toString()));
+              if (panel.executed.has(cmd.id)) panel.duplicates++;
+              else {
+                panel.executed.add(cmd.id);
+                panel.executions++;
+              }
+              if (
+                panel.executions + panel.duplicates === 1 &&
+                panels.reduce((n, p) => n + p.executions, 0) >= 100
+              )
+                kill();
+              void client
+                .publishAsync(
+                  `pf/v1/d/${serial}/ack`,
+                  JSON.stringify({ v: 1, id: cmd.id, result: 'succeeded' }),
+                  { qos: 1 },
+                )
+                .catch(() => undefined);
+            });
+            client.on(
+              'connect',
+              () => void client.subscribeAsync(`pf/v1/d/${serial}/cmd`, { qos: 1 }).catch(() => undefined),
+            );
+            await client.subscribeAsync(`pf/v1/d/${serial}/cmd`, { qos: 1 });
+            panels.push(panel);
+          }),
+        );
+      }
 
-    const ids: number[] = [];
-    for (let page = 1; ids.length < DEVICES; page++) {
-      const list = device.listDevices.reply.parse((await operator.get(`/platform/device/list?start=${page}&size=100`)).body);
-      if (!list.listObject.length) break;
-      ids.push(...list.listObject.map((d) => d.deviceId));
-    }
-    expect(ids).toHaveLength(DEVICES);
-    const label = device.insertGroup.reply.parse((await operator.post('/platform/group/insert', { groupName: 'all panels' })).body).dataObject;
-    await operator.post('/platform/group/saveGroupsAndDevices', { deviceIds: ids.join(','), groupIds: String(label.groupId) });
+      const ids: number[] = [];
+      for (let page = 1; ids.length < DEVICES; page++) {
+        const list = device.listDevices.reply.parse(
+          (await operator.get(`/platform/device/list?start=${page}&size=100`)).body,
+        );
+        if (!list.listObject.length) break;
+        ids.push(...list.listObject.map((d) => d.deviceId));
+      }
+      expect(ids).toHaveLength(DEVICES);
+      const label = device.insertGroup.reply.parse(
+        (await operator.post('/platform/group/insert', { groupName: 'all panels' })).body,
+      ).dataObject;
+      await operator.post('/platform/group/saveGroupsAndDevices', {
+        deviceIds: ids.join(','),
+        groupIds: String(label.groupId),
+      });
 
-    const sent = await operator.post('/sendData/sendCommandByTagIds', { tagIds: String(label.groupId), order: '00', value: '40' });
-    expect(sent.body).toMatchObject({ hhtStatus: 'success', dataObject: { count: DEVICES } });
-    await waitFor('the kill during fan-out', () => killed, 30_000);
-    expect(executedBeforeKill).toBeLessThan(DEVICES);
+      const sent = await operator.post('/sendData/sendCommandByTagIds', {
+        tagIds: String(label.groupId),
+        order: '00',
+        value: '40',
+      });
+      expect(sent.body).toMatchObject({ hhtStatus: 'success', dataObject: { count: DEVICES } });
+      await waitFor('the kill during fan-out', () => killed, 30_000);
+      expect(executedBeforeKill).toBeLessThan(DEVICES);
 
-    server = await startServerProcess(env);
-    child = server.child;
-    await waitFor('every panel to run the command', () => panels.every((p) => p.executions === 1), 45_000);
-    const statuses = await waitFor('every command row to succeed', async () => {
-      const rows = await database!.counts();
-      return rows.length === 1 && rows[0]!.status === 'succeeded' && rows[0]!.n === DEVICES ? rows : undefined;
-    }, 30_000);
-    const duplicates = panels.reduce((n, p) => n + p.duplicates, 0);
-    console.log(`SIGKILL fan-out on ${backend}: ${executedBeforeKill}/${DEVICES} run before the kill, ${DEVICES - executedBeforeKill} delivered after restart, ${duplicates} repeated deliveries ignored by id, rows ${JSON.stringify(statuses)}; executions per panel all 1`);
-    expect(panels.every((p) => p.executions === 1)).toBe(true);
-  }, 120_000);
-});
+      server = await startServerProcess(env);
+      child = server.child;
+      await waitFor('every panel to run the command', () => panels.every((p) => p.executions === 1), 45_000);
+      const statuses = await waitFor(
+        'every command row to succeed',
+        async () => {
+          const rows = await database!.counts();
+          return rows.length === 1 && rows[0]!.status === 'succeeded' && rows[0]!.n === DEVICES
+            ? rows
+            : undefined;
+        },
+        30_000,
+      );
+      const duplicates = panels.reduce((n, p) => n + p.duplicates, 0);
+      console.log(
+        `SIGKILL fan-out on ${backend}: ${executedBeforeKill}/${DEVICES} run before the kill, ${DEVICES - executedBeforeKill} delivered after restart, ${duplicates} repeated deliveries ignored by id, rows ${JSON.stringify(statuses)}; executions per panel all 1`,
+      );
+      expect(panels.every((p) => p.executions === 1)).toBe(true);
+    }, 120_000);
+  },
+);

@@ -8,12 +8,23 @@ import { device } from '@panelfleet/contract';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, startServer, type TestClient, type TestServer } from './harness.js';
-import { connectBare, enroll, enrollmentSecretOf, fullState, operatorClient, waitFor } from './device-helpers.js';
+import {
+  connectBare,
+  enroll,
+  enrollmentSecretOf,
+  fullState,
+  operatorClient,
+  waitFor,
+} from './device-helpers.js';
 
 const run = promisify(execFile);
 const PLUGIN = '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so';
-const available = fs.existsSync('/usr/sbin/mosquitto') && fs.existsSync('/usr/bin/mosquitto_ctrl') && fs.existsSync(PLUGIN);
-if (!available) console.warn('SKIPPED: Mosquitto with its dynamic-security plugin (Debian package mosquitto) is not installed');
+const available =
+  fs.existsSync('/usr/sbin/mosquitto') && fs.existsSync('/usr/bin/mosquitto_ctrl') && fs.existsSync(PLUGIN);
+if (!available)
+  console.warn(
+    'SKIPPED: Mosquitto with its dynamic-security plugin (Debian package mosquitto) is not installed',
+  );
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -33,12 +44,20 @@ async function startDynsecMosquitto(password: string) {
   const port = await freePort();
   const config = path.join(dir, 'dynamic-security.json');
   await run('mosquitto_ctrl', ['dynsec', 'init', config, 'panelfleet-server', password]);
-  fs.writeFileSync(path.join(dir, 'mosquitto.conf'), [
-    // Started as root, Mosquitto would switch to its own user, which cannot read this private directory.
-    `user ${os.userInfo().username}`,
-    `listener ${port} 127.0.0.1`, 'allow_anonymous false', 'persistence false', 'log_dest none',
-    `plugin ${PLUGIN}`, `plugin_opt_config_file ${config}`, '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'mosquitto.conf'),
+    [
+      // Started as root, Mosquitto would switch to its own user, which cannot read this private directory.
+      `user ${os.userInfo().username}`,
+      `listener ${port} 127.0.0.1`,
+      'allow_anonymous false',
+      'persistence false',
+      'log_dest none',
+      `plugin ${PLUGIN}`,
+      `plugin_opt_config_file ${config}`,
+      '',
+    ].join('\n'),
+  );
   const child = spawn('/usr/sbin/mosquitto', ['-c', path.join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
   try {
     await grantDeviceTopics(port, password);
@@ -50,96 +69,203 @@ async function startDynsecMosquitto(password: string) {
 }
 
 async function grantDeviceTopics(port: number, password: string) {
-  await waitFor('mosquitto listening', () => new Promise<boolean>((resolve) => {
-    const s = net.connect(port, '127.0.0.1', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-  }));
+  await waitFor(
+    'mosquitto listening',
+    () =>
+      new Promise<boolean>((resolve) => {
+        const s = net.connect(port, '127.0.0.1', () => (s.destroy(), resolve(true)));
+        s.once('error', () => resolve(false));
+      }),
+  );
   // What `mosquitto_ctrl dynsec addRoleACL admin <type> 'pf/v1/d/#' allow` does, through the control topic.
   // Dynsec disconnects the clients of a role it changes, this one included, instead of answering.
-  const admin = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { username: 'panelfleet-server', password, reconnectPeriod: 0 });
+  const admin = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+    username: 'panelfleet-server',
+    password,
+    reconnectPeriod: 0,
+  });
   const kicked = new Promise<void>((resolve) => admin.once('close', () => resolve()));
-  const commands = ['publishClientSend', 'publishClientReceive', 'subscribePattern'].map((acltype) => ({ command: 'addRoleACL', rolename: 'admin', acltype, topic: 'pf/v1/d/#', allow: true }));
+  const commands = ['publishClientSend', 'publishClientReceive', 'subscribePattern'].map((acltype) => ({
+    command: 'addRoleACL',
+    rolename: 'admin',
+    acltype,
+    topic: 'pf/v1/d/#',
+    allow: true,
+  }));
   admin.publish('$CONTROL/dynamic-security/v1', JSON.stringify({ commands }), { qos: 0 });
   await kicked;
   await admin.endAsync(true);
 }
 
-describe.runIf(available).each(backends)('per-panel credentials provisioned into Mosquitto dynamic-security on %s', (backend) => {
-  const serverPassword = 'server-secret-0123456789';
-  let broker: { child: ChildProcess; port: number; dir: string };
-  let server: TestServer;
-  let operator: TestClient;
-  let brokerUrl: string;
+describe.runIf(available).each(backends)(
+  'per-panel credentials provisioned into Mosquitto dynamic-security on %s',
+  (backend) => {
+    const serverPassword = 'server-secret-0123456789';
+    let broker: { child: ChildProcess; port: number; dir: string };
+    let server: TestServer;
+    let operator: TestClient;
+    let brokerUrl: string;
 
-  beforeAll(async () => {
-    broker = await startDynsecMosquitto(serverPassword);
-    brokerUrl = `mqtt://127.0.0.1:${broker.port}`;
-    server = await startServer(backend, { MQTT_URL: `mqtt://panelfleet-server:${serverPassword}@127.0.0.1:${broker.port}`, MQTT_PROVISION: 'dynsec' });
-    operator = await operatorClient(server);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    broker?.child.kill('SIGTERM');
-    if (broker) fs.rmSync(broker.dir, { recursive: true, force: true });
-  });
-
-  const refused = (options: mqtt.IClientOptions) =>
-    mqtt.connectAsync(brokerUrl, { reconnectPeriod: 0, connectTimeout: 5000, ...options }).then(
-      async (client) => (await client.endAsync(), 'accepted'),
-      (err: Error) => err.message,
-    );
-
-  it('lets an enrolled panel in with its own credentials and client id only, on its own topics only', async () => {
-    const secret = await enrollmentSecretOf(operator);
-    const victimCreds = await enroll(server.url, 'DYN-VICTIM', secret);
-    const thiefCreds = await enroll(server.url, 'DYN-THIEF', secret);
-    expect(await refused({ clientId: 'anonymous-1' })).toMatch(/not authori[sz]ed|Bad username/i);
-    expect(await refused({ clientId: 'DYN-VICTIM', username: 'DYN-VICTIM', password: 'wrong' })).toMatch(/not authori[sz]ed|Bad username/i);
-    expect(await refused({ clientId: 'DYN-VICTIM', username: 'DYN-THIEF', password: thiefCreds.password })).toMatch(/not authori[sz]ed|Identifier|Bad username/i);
-
-    const victim = await connectBare(brokerUrl, victimCreds);
-    await victim.client.publishAsync('pf/v1/d/DYN-VICTIM/state', JSON.stringify(fullState({ brightness: 21 })), { qos: 1 });
-    const row = await waitFor('the victim online with its state', async () => {
-      const list = device.listDevices.reply.parse((await operator.get('/platform/device/list?start=1&size=10&deviceName=DYN-VICTIM')).body);
-      const r = list.listObject.find((d) => d.deviceKey === 'DYN-VICTIM');
-      return r?.isOnline === '1' && r.brightness === 21 ? r : undefined;
+    beforeAll(async () => {
+      broker = await startDynsecMosquitto(serverPassword);
+      brokerUrl = `mqtt://127.0.0.1:${broker.port}`;
+      server = await startServer(backend, {
+        MQTT_URL: `mqtt://panelfleet-server:${serverPassword}@127.0.0.1:${broker.port}`,
+        MQTT_PROVISION: 'dynsec',
+      });
+      operator = await operatorClient(server);
+    });
+    afterAll(async () => {
+      await server?.stop();
+      broker?.child.kill('SIGTERM');
+      if (broker) fs.rmSync(broker.dir, { recursive: true, force: true });
     });
 
-    const thief = await connectBare(brokerUrl, thiefCreds);
-    const granted = await thief.client.subscribeAsync(['#', 'pf/v1/d/DYN-VICTIM/cmd'], { qos: 1 }).then(
-      (grants) => grants.map((g) => g.qos),
-      (err: { packet?: { granted?: number[] } }) => err.packet?.granted,
-    );
-    expect(granted).toEqual([128, 128]);
-    await thief.client.publishAsync('pf/v1/d/DYN-VICTIM/state', JSON.stringify({ v: 1, brightness: 99 }), { qos: 1 });
+    const refused = (options: mqtt.IClientOptions) =>
+      mqtt.connectAsync(brokerUrl, { reconnectPeriod: 0, connectTimeout: 5000, ...options }).then(
+        async (client) => (await client.endAsync(), 'accepted'),
+        (err: Error) => err.message,
+      );
 
-    const sent = device.sendCommandByDeviceId.reply.parse((await operator.post('/sendData/sendCommandByDeviceId', { deviceId: String(row.deviceId), order: '01', value: '33' })).body);
-    await waitFor('the command at the victim', () => victim.commands.some((c) => c.id === sent.dataObject.commandId));
-    await waitFor('its acknowledgement', async () => (await server.app.db.kysely.selectFrom('commands').select('status').where('id', '=', sent.dataObject.commandId).executeTakeFirst())?.status === 'succeeded');
-    expect(thief.commands).toEqual([]);
-    await server.app.devices.gateway.flushState();
-    const after = await server.app.db.kysely.selectFrom('devices').select('brightness').where('device_key', '=', 'DYN-VICTIM').executeTakeFirstOrThrow();
-    expect(after.brightness).toBe(21);
-    expect(victim.client.connected).toBe(true);
-    await Promise.all([victim.close(), thief.close()]);
-  });
+    it('lets an enrolled panel in with its own credentials and client id only, on its own topics only', async () => {
+      const secret = await enrollmentSecretOf(operator);
+      const victimCreds = await enroll(server.url, 'DYN-VICTIM', secret);
+      const thiefCreds = await enroll(server.url, 'DYN-THIEF', secret);
+      expect(await refused({ clientId: 'anonymous-1' })).toMatch(/not authori[sz]ed|Bad username/i);
+      expect(await refused({ clientId: 'DYN-VICTIM', username: 'DYN-VICTIM', password: 'wrong' })).toMatch(
+        /not authori[sz]ed|Bad username/i,
+      );
+      expect(
+        await refused({ clientId: 'DYN-VICTIM', username: 'DYN-THIEF', password: thiefCreds.password }),
+      ).toMatch(/not authori[sz]ed|Identifier|Bad username/i);
 
-  it('re-enrollment replaces the password in the broker', async () => {
-    const secret = await enrollmentSecretOf(operator);
-    const first = await enroll(server.url, 'DYN-RESET', secret);
-    const second = await enroll(server.url, 'DYN-RESET', secret);
-    expect(await refused({ clientId: 'DYN-RESET', username: 'DYN-RESET', password: first.password })).toMatch(/not authori[sz]ed|Bad username/i);
-    expect(await refused({ clientId: 'DYN-RESET', username: 'DYN-RESET', password: second.password })).toBe('accepted');
-  });
+      const victim = await connectBare(brokerUrl, victimCreds);
+      await victim.client.publishAsync(
+        'pf/v1/d/DYN-VICTIM/state',
+        JSON.stringify(fullState({ brightness: 21 })),
+        { qos: 1 },
+      );
+      const row = await waitFor('the victim online with its state', async () => {
+        const list = device.listDevices.reply.parse(
+          (await operator.get('/platform/device/list?start=1&size=10&deviceName=DYN-VICTIM')).body,
+        );
+        const r = list.listObject.find((d) => d.deviceKey === 'DYN-VICTIM');
+        return r?.isOnline === '1' && r.brightness === 21 ? r : undefined;
+      });
 
-  it('a panel disabled in the console cannot connect to the broker until it is enabled again', async () => {
-    const creds = await enroll(server.url, 'DYN-OFF', await enrollmentSecretOf(operator));
-    const row = await server.app.db.kysely.selectFrom('devices').select('id').where('device_key', '=', 'DYN-OFF').executeTakeFirstOrThrow();
-    const edit = (state: '0' | '1') => operator.post('/platform/device/update', { deviceId: String(row.id), deviceName: 'DYN-OFF', deviceKey: 'DYN-OFF', tag: 'broker test', state });
-    const login = { clientId: 'DYN-OFF', username: 'DYN-OFF', password: creds.password };
-    expect((await edit('0')).body).toMatchObject({ hhtStatus: 'success' });
-    await waitFor('the broker to refuse the disabled panel', async () => /not authori[sz]ed|Bad username/i.test(await refused(login)));
-    expect((await edit('1')).body).toMatchObject({ hhtStatus: 'success' });
-    await waitFor('the broker to take the panel again', async () => (await refused(login)) === 'accepted');
-  });
-});
+      const thief = await connectBare(brokerUrl, thiefCreds);
+      const granted = await thief.client.subscribeAsync(['#', 'pf/v1/d/DYN-VICTIM/cmd'], { qos: 1 }).then(
+        (grants) => grants.map((g) => g.qos),
+        (err: { packet?: { granted?: number[] } }) => err.packet?.granted,
+      );
+      expect(granted).toEqual([128, 128]);
+      await thief.client.publishAsync('pf/v1/d/DYN-VICTIM/state', JSON.stringify({ v: 1, brightness: 99 }), {
+        qos: 1,
+      });
+
+      const sent = device.sendCommandByDeviceId.reply.parse(
+        (
+          await operator.post('/sendData/sendCommandByDeviceId', {
+            deviceId: String(row.deviceId),
+            order: '01',
+            value: '33',
+          })
+        ).body,
+      );
+      await waitFor('the command at the victim', () =>
+        victim.commands.some((c) => c.id === sent.dataObject.commandId),
+      );
+      await waitFor(
+        'its acknowledgement',
+        async () =>
+          (
+            await server.app.db.kysely
+              .selectFrom('commands')
+              .select('status')
+              .where('id', '=', sent.dataObject.commandId)
+              .executeTakeFirst()
+          )?.status === 'succeeded',
+      );
+      expect(thief.commands).toEqual([]);
+      await server.app.devices.gateway.flushState();
+      const after = await server.app.db.kysely
+        .selectFrom('devices')
+        .select('brightness')
+        .where('device_key', '=', 'DYN-VICTIM')
+        .executeTakeFirstOrThrow();
+      expect(after.brightness).toBe(21);
+      expect(victim.client.connected).toBe(true);
+      await Promise.all([victim.close(), thief.close()]);
+    });
+
+    it('re-enrollment replaces the password in the broker', async () => {
+      const secret = await enrollmentSecretOf(operator);
+      const first = await enroll(server.url, 'DYN-RESET', secret);
+      const second = await enroll(server.url, 'DYN-RESET', secret);
+      expect(
+        await refused({ clientId: 'DYN-RESET', username: 'DYN-RESET', password: first.password }),
+      ).toMatch(/not authori[sz]ed|Bad username/i);
+      expect(await refused({ clientId: 'DYN-RESET', username: 'DYN-RESET', password: second.password })).toBe(
+        'accepted',
+      );
+    });
+
+    it('a panel disabled in the console cannot connect to the broker until it is enabled again', async () => {
+      const creds = await enroll(server.url, 'DYN-OFF', await enrollmentSecretOf(operator));
+      const row = await server.app.db.kysely
+        .selectFrom('devices')
+        .select('id')
+        .where('device_key', '=', 'DYN-OFF')
+        .executeTakeFirstOrThrow();
+      const edit = (state: '0' | '1') =>
+        operator.post('/platform/device/update', {
+          deviceId: String(row.id),
+          deviceName: 'DYN-OFF',
+          deviceKey: 'DYN-OFF',
+          tag: 'broker test',
+          state,
+        });
+      const login = { clientId: 'DYN-OFF', username: 'DYN-OFF', password: creds.password };
+      expect((await edit('0')).body).toMatchObject({ hhtStatus: 'success' });
+      await waitFor('the broker to refuse the disabled panel', async () =>
+        /not authori[sz]ed|Bad username/i.test(await refused(login)),
+      );
+      expect((await edit('1')).body).toMatchObject({ hhtStatus: 'success' });
+      await waitFor('the broker to take the panel again', async () => (await refused(login)) === 'accepted');
+    });
+
+    it('ends the broker connection of a panel that is disabled, re-enrolled or deleted', async () => {
+      const secret = await enrollmentSecretOf(operator);
+      const connectedPanel = async (serial: string) => {
+        const panel = await connectBare(brokerUrl, await enroll(server.url, serial, secret));
+        const flag = { closed: false };
+        panel.client.on('close', () => (flag.closed = true));
+        return flag;
+      };
+      const disabled = await connectedPanel('DYN-KICK-1');
+      const row = await server.app.db.kysely
+        .selectFrom('devices')
+        .select('id')
+        .where('device_key', '=', 'DYN-KICK-1')
+        .executeTakeFirstOrThrow();
+      const edit = await operator.post('/platform/device/update', {
+        deviceId: String(row.id),
+        deviceName: 'DYN-KICK-1',
+        deviceKey: 'DYN-KICK-1',
+        tag: 'broker test',
+        state: '0',
+      });
+      expect(edit.body).toMatchObject({ hhtStatus: 'success' });
+      await waitFor('the disabled panel disconnected by the broker', () => disabled.closed);
+
+      const reEnrolled = await connectedPanel('DYN-KICK-2');
+      await enroll(server.url, 'DYN-KICK-2', secret);
+      await waitFor('the old connection of the re-enrolled panel closed', () => reEnrolled.closed);
+
+      const deleted = await connectedPanel('DYN-KICK-3');
+      await server.app.db.kysely.deleteFrom('devices').where('device_key', '=', 'DYN-KICK-3').execute();
+      server.app.devices.access.removed('DYN-KICK-3');
+      await waitFor('the deleted panel disconnected by the broker', () => deleted.closed);
+    });
+  },
+);

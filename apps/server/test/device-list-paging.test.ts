@@ -28,8 +28,24 @@ describe.each(backends)('device list paging on %s', (backend) => {
   let index: DeviceOrderIndex;
   let random = 7;
   const next = () => (random = (random * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const words = ['Room', 'room', 'Hall', 'hall', 'Lab', 'Gym', 'Office', '教室', 'Éclair', 'Z', 'a-b', 'a_b', 'a%b', ''];
-  const nameOf = () => `${words[Math.floor(next() * words.length)]}${Math.floor(next() * 40)}${next() < 0.2 ? ' 😀' : ''}`;
+  const words = [
+    'Room',
+    'room',
+    'Hall',
+    'hall',
+    'Lab',
+    'Gym',
+    'Office',
+    '教室',
+    'Éclair',
+    'Z',
+    'a-b',
+    'a_b',
+    'a%b',
+    '',
+  ];
+  const nameOf = () =>
+    `${words[Math.floor(next() * words.length)]}${Math.floor(next() * 40)}${next() < 0.2 ? ' 😀' : ''}`;
 
   const insertDevices = async (orgId: number, count: number, prefix: string) => {
     const rows = Array.from({ length: count }, (_, i) => ({
@@ -39,27 +55,53 @@ describe.each(backends)('device list paging on %s', (backend) => {
       secret_hash: 'x',
       enrolled_at: 0,
     }));
-    for (let i = 0; i < rows.length; i += 200) await db.kysely.insertInto('devices').values(rows.slice(i, i + 200)).execute();
+    for (let i = 0; i < rows.length; i += 200)
+      await db.kysely
+        .insertInto('devices')
+        .values(rows.slice(i, i + 200))
+        .execute();
   };
 
   /** The truth: ids of one page by plain ORDER BY and OFFSET. */
   const truth = async (orgId: number, page: number, size: number, prefix?: string) => {
     let query = db.kysely.selectFrom('devices').select('id').where('org_id', '=', orgId);
-    if (prefix) query = query.where(sql<boolean>`substr(name_key, 1, ${[...prefix].length}) = lower(${prefix})`);
-    const total = Number((await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    const last = Math.max(1, Math.ceil(total / size));
-    const clamped = Math.min(Math.max(page, 1), last);
-    const rows = await query.orderBy('name_key').orderBy('id').limit(size).offset((clamped - 1) * size).execute();
+    if (prefix)
+      query = query.where(sql<boolean>`substr(name_key, 1, ${[...prefix].length}) = lower(${prefix})`);
+    const total = Number(
+      (
+        await query
+          .clearSelect()
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    // Past the end is an empty page, as in every other list; page 0 reads as page 1.
+    const rows = await query
+      .orderBy('name_key')
+      .orderBy('id')
+      .limit(size)
+      .offset((Math.max(page, 1) - 1) * size)
+      .execute();
     return { ids: rows.map((r) => r.id), total };
   };
 
   const read = (orgId: number, start: number, size: number, deviceName?: string, cursor?: string) =>
     service.page(orgId, { start, size, deviceName, cursor }, () => false);
 
-  const expectPage = async (orgId: number, start: number, size: number, deviceName?: string, cursor?: string) => {
+  const expectPage = async (
+    orgId: number,
+    start: number,
+    size: number,
+    deviceName?: string,
+    cursor?: string,
+  ) => {
     const got = await read(orgId, start, size, deviceName, cursor);
     const want = await truth(orgId, start, size, deviceName);
-    expect({ page: start, ids: got.rows.map((r) => r.deviceId), total: got.total }).toEqual({ page: start, ids: want.ids, total: want.total });
+    expect({ page: start, ids: got.rows.map((r) => r.deviceId), total: got.total }).toEqual({
+      page: start,
+      ids: want.ids,
+      total: want.total,
+    });
     return got;
   };
 
@@ -77,13 +119,31 @@ describe.each(backends)('device list paging on %s', (backend) => {
     }
     await migrateToLatest(db);
     const org = (name: string) =>
-      db.kysely.insertInto('organisations').values({ parent_id: null, kind: 'customer', name, user_quota: 5, created_at: 0, salesperson_id: null, license_id: null }).returning('id').executeTakeFirstOrThrow();
+      db.kysely
+        .insertInto('organisations')
+        .values({
+          parent_id: null,
+          kind: 'customer',
+          name,
+          user_quota: 5,
+          created_at: 0,
+          salesperson_id: null,
+          license_id: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
     orgA = (await org('A')).id;
     orgB = (await org('B')).id;
     await insertDevices(orgA, 700, 'A');
     await insertDevices(orgB, 150, 'B');
     const repository = new DeviceListRepository(db.kysely, db.dialect);
-    index = new DeviceOrderIndex(repository, { stride: 16, rebuildAfterChanges: 1_000_000, keepChanges: 1_000_000, driftLimit: 1_000_000, pruneEveryMs: 0 });
+    index = new DeviceOrderIndex(repository, {
+      stride: 16,
+      rebuildAfterChanges: 1_000_000,
+      keepChanges: 1_000_000,
+      driftLimit: 1_000_000,
+      pruneEveryMs: 0,
+    });
     service = new DeviceListService(repository, new DeviceRepository(db.kysely), index, 20);
   });
 
@@ -102,8 +162,10 @@ describe.each(backends)('device list paging on %s', (backend) => {
     const size = 30;
     const pages = Math.ceil(700 / size);
     let cursor: string | undefined;
-    for (let page = 1; page <= pages; page++) cursor = (await expectPage(orgA, page, size, undefined, cursor)).cursor;
-    for (let page = pages - 1; page >= 1; page--) cursor = (await expectPage(orgA, page, size, undefined, cursor)).cursor;
+    for (let page = 1; page <= pages; page++)
+      cursor = (await expectPage(orgA, page, size, undefined, cursor)).cursor;
+    for (let page = pages - 1; page >= 1; page--)
+      cursor = (await expectPage(orgA, page, size, undefined, cursor)).cursor;
   });
 
   it('jumps to any page with or without a cursor, through the rank index when far from both ends', async () => {
@@ -118,6 +180,35 @@ describe.each(backends)('device list paging on %s', (backend) => {
     }
     expect(seek).toHaveBeenCalled();
     seek.mockRestore();
+  });
+
+  it('answers an empty page past the end, with the total, with or without a cursor', async () => {
+    const total = (await truth(orgA, 1, 10)).total;
+    const last = Math.ceil(total / 10);
+    const lastPage = await read(orgA, last, 10);
+    expect(lastPage.rows.length).toBeGreaterThan(0);
+    for (const [page, cursor] of [
+      [last + 1, lastPage.cursor],
+      [last + 1, undefined],
+      [last + 3, lastPage.cursor],
+      [last + 500, undefined],
+    ] as const) {
+      const got = await read(orgA, page, 10, undefined, cursor);
+      expect({ page, rows: got.rows.length, total: got.total, cursor: got.cursor }).toEqual({
+        page,
+        rows: 0,
+        total,
+        cursor: undefined,
+      });
+    }
+    const matches = (await truth(orgA, 1, 5, 'room')).total;
+    const past = await read(orgA, Math.ceil(matches / 5) + 1, 5, 'room');
+    expect({ rows: past.rows.length, total: past.total }).toEqual({ rows: 0, total: matches });
+    await expect(read(orgA, last + 1, 10, undefined, 'not-a-cursor')).rejects.toMatchObject({
+      key: 'common.invalidParams',
+    });
+    const none = await read(orgA, 2, 5, 'nothing-like-this');
+    expect({ rows: none.rows.length, total: none.total }).toEqual({ rows: 0, total: 0 });
   });
 
   it('searches names by their start in any case, with exact totals, and pages through the matches', async () => {
@@ -141,17 +232,27 @@ describe.each(backends)('device list paging on %s', (backend) => {
     const build = vi.spyOn(DeviceListRepository.prototype, 'buildAnchors');
     for (let round = 0; round < 4; round++) {
       await insertDevices(orgA, 25, `R${round}`);
-      const ids = (await db.kysely.selectFrom('devices').select('id').where('org_id', '=', orgA).orderBy('id').execute()).map((r) => r.id);
+      const ids = (
+        await db.kysely.selectFrom('devices').select('id').where('org_id', '=', orgA).orderBy('id').execute()
+      ).map((r) => r.id);
       for (let i = 0; i < 15; i++) {
         const id = ids[Math.floor(next() * ids.length)]!;
         await db.kysely.updateTable('devices').set({ name: nameOf() }).where('id', '=', id).execute();
       }
-      await db.kysely.deleteFrom('devices').where('id', 'in', ids.slice(round * 7, round * 7 + 5)).execute();
-      await db.kysely.updateTable('devices').set({ org_id: orgB }).where('id', '=', ids.at(-1 - round)!).execute();
+      await db.kysely
+        .deleteFrom('devices')
+        .where('id', 'in', ids.slice(round * 7, round * 7 + 5))
+        .execute();
+      await db.kysely
+        .updateTable('devices')
+        .set({ org_id: orgB })
+        .where('id', '=', ids.at(-1 - round)!)
+        .execute();
       for (const size of [5, 20]) {
         const { total } = await truth(orgA, 1, size);
         const last = Math.ceil(total / size);
-        for (const page of [1, Math.floor(last / 4), Math.floor(last / 2), Math.floor((3 * last) / 4), last]) await expectPage(orgA, page, size);
+        for (const page of [1, Math.floor(last / 4), Math.floor(last / 2), Math.floor((3 * last) / 4), last])
+          await expectPage(orgA, page, size);
       }
       await expectPage(orgB, 4, 10);
       await expectPage(orgA, 2, 5, 'room');
@@ -164,9 +265,22 @@ describe.each(backends)('device list paging on %s', (backend) => {
   it('rebuilds when the change log it needs was pruned by another instance', async () => {
     await read(orgA, 15, 10);
     await insertDevices(orgA, 5, 'P');
-    const state = await db.kysely.selectFrom('device_order_state').select('version').where('org_id', '=', orgA).executeTakeFirstOrThrow();
-    await db.kysely.deleteFrom('device_order_changes').where('org_id', '=', orgA).where('version', '<=', Number(state.version)).execute();
-    await db.kysely.updateTable('devices').set({ name: 'Aardvark' }).where('org_id', '=', orgA).where('device_key', 'like', 'P-%').execute();
+    const state = await db.kysely
+      .selectFrom('device_order_state')
+      .select('version')
+      .where('org_id', '=', orgA)
+      .executeTakeFirstOrThrow();
+    await db.kysely
+      .deleteFrom('device_order_changes')
+      .where('org_id', '=', orgA)
+      .where('version', '<=', Number(state.version))
+      .execute();
+    await db.kysely
+      .updateTable('devices')
+      .set({ name: 'Aardvark' })
+      .where('org_id', '=', orgA)
+      .where('device_key', 'like', 'P-%')
+      .execute();
     const build = vi.spyOn(DeviceListRepository.prototype, 'buildAnchors');
     await expectPage(orgA, 15, 10);
     expect(build).toHaveBeenCalledTimes(1);
@@ -175,9 +289,28 @@ describe.each(backends)('device list paging on %s', (backend) => {
 
   it('keeps the change log short while staying exact', async () => {
     const repository = new DeviceListRepository(db.kysely, db.dialect);
-    const short = new DeviceListService(repository, new DeviceRepository(db.kysely), new DeviceOrderIndex(repository, { stride: 16, rebuildAfterChanges: 1_000_000, keepChanges: 40, driftLimit: 1_000_000, pruneEveryMs: 0 }), 20);
+    const short = new DeviceListService(
+      repository,
+      new DeviceRepository(db.kysely),
+      new DeviceOrderIndex(repository, {
+        stride: 16,
+        rebuildAfterChanges: 1_000_000,
+        keepChanges: 40,
+        driftLimit: 1_000_000,
+        pruneEveryMs: 0,
+      }),
+      20,
+    );
     const logSize = async () =>
-      Number((await db.kysely.selectFrom('device_order_changes').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgA).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db.kysely
+            .selectFrom('device_order_changes')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('org_id', '=', orgA)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     for (let round = 0; round < 3; round++) {
       await insertDevices(orgA, 30, `K${round}`);
       await short.page(orgA, { start: 12, size: 10 }, () => false);
@@ -193,7 +326,18 @@ describe.each(backends)('device list paging on %s', (backend) => {
 
   it('reads a flood of changes (a bulk import) as a new build rather than as corrections', async () => {
     const repository = new DeviceListRepository(db.kysely, db.dialect);
-    const flooded = new DeviceListService(repository, new DeviceRepository(db.kysely), new DeviceOrderIndex(repository, { stride: 16, rebuildAfterChanges: 10, keepChanges: 1_000_000, driftLimit: 1_000_000, pruneEveryMs: 0 }), 20);
+    const flooded = new DeviceListService(
+      repository,
+      new DeviceRepository(db.kysely),
+      new DeviceOrderIndex(repository, {
+        stride: 16,
+        rebuildAfterChanges: 10,
+        keepChanges: 1_000_000,
+        driftLimit: 1_000_000,
+        pruneEveryMs: 0,
+      }),
+      20,
+    );
     await flooded.page(orgA, { start: 14, size: 10 }, () => false);
     await insertDevices(orgA, 60, 'F');
     const build = vi.spyOn(DeviceListRepository.prototype, 'buildAnchors');
@@ -205,8 +349,16 @@ describe.each(backends)('device list paging on %s', (backend) => {
 
   it('keeps the total in step with the rows through the triggers', async () => {
     for (const orgId of [orgA, orgB]) {
-      const state = await db.kysely.selectFrom('device_order_state').select('total').where('org_id', '=', orgId).executeTakeFirstOrThrow();
-      const count = await db.kysely.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
+      const state = await db.kysely
+        .selectFrom('device_order_state')
+        .select('total')
+        .where('org_id', '=', orgId)
+        .executeTakeFirstOrThrow();
+      const count = await db.kysely
+        .selectFrom('devices')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('org_id', '=', orgId)
+        .executeTakeFirstOrThrow();
       expect(Number(state.total)).toBe(Number(count.n));
     }
   });

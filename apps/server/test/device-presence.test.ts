@@ -14,13 +14,28 @@ describe('presence on the embedded broker', () => {
     directory: { verify: (key, password) => Promise.resolve(password === `pw-${key}`) },
     log: silent,
   });
-  beforeAll(() => broker.start({ message: () => undefined, presence: (key, online) => void presence.push([key, online]), ready: () => undefined }));
+  beforeAll(() =>
+    broker.start({
+      message: () => undefined,
+      presence: (key, online) => void presence.push([key, online]),
+      ready: () => undefined,
+      presenceLost: () => undefined,
+    }),
+  );
   afterAll(() => broker.close());
 
   const connect = (key: string) =>
     mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, {
-      clientId: key, username: key, password: `pw-${key}`, reconnectPeriod: 0,
-      will: { topic: `pf/v1/d/${key}/presence`, payload: Buffer.from('{"v":1,"online":false}'), qos: 1, retain: true },
+      clientId: key,
+      username: key,
+      password: `pw-${key}`,
+      reconnectPeriod: 0,
+      will: {
+        topic: `pf/v1/d/${key}/presence`,
+        payload: Buffer.from('{"v":1,"online":false}'),
+        qos: 1,
+        retain: true,
+      },
     });
 
   it('keeps no retained presence, neither published nor from a last will, and still tracks connections', async () => {

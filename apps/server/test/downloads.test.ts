@@ -43,31 +43,35 @@ class FaultyProxy {
   private forward(req: http.IncomingMessage, res: http.ServerResponse) {
     const auth = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const deviceKey = auth ? Buffer.from(auth, 'base64').toString().split(':')[0]! : '';
-    const upstream = http.request({ host: '127.0.0.1', port: this.target, path: req.url, method: req.method, headers: req.headers }, (up) => {
-      this.seen.push({ deviceKey, range: req.headers.range, status: up.statusCode ?? 0 });
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      const cut = this.cut.get(deviceKey);
-      const cutting = cut && !cut.done ? cut : undefined;
-      if (cutting) cutting.done = true;
-      let offset = Number(/^bytes (\d+)-/.exec(String(up.headers['content-range'] ?? ''))?.[1] ?? 0);
-      let sent = 0;
-      up.on('data', (chunk: Buffer) => {
-        if (this.corrupt.has(deviceKey) && offset <= 1000 && offset + chunk.length > 1000) chunk[1000 - offset] = chunk[1000 - offset]! ^ 0xff;
-        offset += chunk.length;
-        if (cutting && sent + chunk.length >= cutting.after) {
-          res.write(chunk.subarray(0, cutting.after - sent));
-          up.pause();
-          void cutting.waitFor().finally(() => {
-            up.destroy();
-            res.socket?.destroy();
-          });
-          return;
-        }
-        sent += chunk.length;
-        res.write(chunk);
-      });
-      up.on('end', () => res.end());
-    });
+    const upstream = http.request(
+      { host: '127.0.0.1', port: this.target, path: req.url, method: req.method, headers: req.headers },
+      (up) => {
+        this.seen.push({ deviceKey, range: req.headers.range, status: up.statusCode ?? 0 });
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        const cut = this.cut.get(deviceKey);
+        const cutting = cut && !cut.done ? cut : undefined;
+        if (cutting) cutting.done = true;
+        let offset = Number(/^bytes (\d+)-/.exec(String(up.headers['content-range'] ?? ''))?.[1] ?? 0);
+        let sent = 0;
+        up.on('data', (chunk: Buffer) => {
+          if (this.corrupt.has(deviceKey) && offset <= 1000 && offset + chunk.length > 1000)
+            chunk[1000 - offset] = chunk[1000 - offset]! ^ 0xff;
+          offset += chunk.length;
+          if (cutting && sent + chunk.length >= cutting.after) {
+            res.write(chunk.subarray(0, cutting.after - sent));
+            up.pause();
+            void cutting.waitFor().finally(() => {
+              up.destroy();
+              res.socket?.destroy();
+            });
+            return;
+          }
+          sent += chunk.length;
+          res.write(chunk);
+        });
+        up.on('end', () => res.end());
+      },
+    );
     upstream.on('error', () => res.socket?.destroy());
     req.pipe(upstream);
   }
@@ -82,7 +86,9 @@ describe.each(backends)('signed file downloads and OTA on %s', (backend) => {
   let firmware: RegisteredFile;
   let content: Buffer;
   const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
-  const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+  const basic = (user: string, password: string) => ({
+    authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+  });
   const direct = (url: string) => url.replace(proxyUrl, server.url);
 
   beforeAll(async () => {
@@ -94,7 +100,11 @@ describe.each(backends)('signed file downloads and OTA on %s', (backend) => {
     content = crypto.randomBytes(3 * MiB + 123);
     fs.mkdirSync(path.join(server.dataDir, 'files', 'firmware'), { recursive: true });
     fs.writeFileSync(path.join(server.dataDir, 'files', 'firmware', 'pf86-1.5.0.bin'), content);
-    firmware = await server.app.devices.downloads.register({ path: 'firmware/pf86-1.5.0.bin', size: content.length, sha256: sha256(content) });
+    firmware = await server.app.devices.downloads.register({
+      path: 'firmware/pf86-1.5.0.bin',
+      size: content.length,
+      sha256: sha256(content),
+    });
   });
   afterAll(async () => {
     await fleet?.stop();
@@ -103,13 +113,30 @@ describe.each(backends)('signed file downloads and OTA on %s', (backend) => {
   });
 
   it('registers only files below DATA_DIR/files with the right size and SHA-256', async () => {
-    expect(firmware).toEqual({ path: 'firmware/pf86-1.5.0.bin', size: content.length, sha256: sha256(content) });
+    expect(firmware).toEqual({
+      path: 'firmware/pf86-1.5.0.bin',
+      size: content.length,
+      sha256: sha256(content),
+    });
     const refusal = (file: { path: string; size: number; sha256: string }) =>
-      server.app.devices.downloads.register(file).then(() => 'registered', (err: unknown) => (err instanceof RegisterError ? err.reason : String(err)));
+      server.app.devices.downloads.register(file).then(
+        () => 'registered',
+        (err: unknown) => (err instanceof RegisterError ? err.reason : String(err)),
+      );
     expect(await refusal({ path: '../panelfleet.db', size: 1, sha256: sha256(content) })).toBe('outsideRoot');
-    expect(await refusal({ path: 'firmware/missing.bin', size: 1, sha256: sha256(content) })).toBe('notFound');
-    expect(await refusal({ path: 'firmware/pf86-1.5.0.bin', size: content.length - 1, sha256: sha256(content) })).toBe('sizeMismatch');
-    expect(await refusal({ path: 'firmware/pf86-1.5.0.bin', size: content.length, sha256: sha256(Buffer.from('other')) })).toBe('checksumMismatch');
+    expect(await refusal({ path: 'firmware/missing.bin', size: 1, sha256: sha256(content) })).toBe(
+      'notFound',
+    );
+    expect(
+      await refusal({ path: 'firmware/pf86-1.5.0.bin', size: content.length - 1, sha256: sha256(content) }),
+    ).toBe('sizeMismatch');
+    expect(
+      await refusal({
+        path: 'firmware/pf86-1.5.0.bin',
+        size: content.length,
+        sha256: sha256(Buffer.from('other')),
+      }),
+    ).toBe('checksumMismatch');
   });
 
   it('serves a signed URL to its own panel only, whole or by byte range', async () => {
@@ -136,13 +163,18 @@ describe.each(backends)('signed file downloads and OTA on %s', (backend) => {
     expect(Buffer.from(await head.arrayBuffer()).equals(content.subarray(0, 100))).toBe(true);
     const suffix = await fetch(url, { headers: { ...auth, range: 'bytes=-10' } });
     expect(Buffer.from(await suffix.arrayBuffer()).equals(content.subarray(content.length - 10))).toBe(true);
-    const changed = await fetch(url, { headers: { ...auth, range: 'bytes=100-', 'if-range': '"another-version"' } });
+    const changed = await fetch(url, {
+      headers: { ...auth, range: 'bytes=100-', 'if-range': '"another-version"' },
+    });
     expect(changed.status).toBe(200);
     await changed.body?.cancel();
     const beyond = await fetch(url, { headers: { ...auth, range: `bytes=${content.length}-` } });
     expect(beyond.status).toBe(416);
     expect(beyond.headers.get('content-range')).toBe(`bytes */${content.length}`);
-    expect(await beyond.json()).toMatchObject({ hhtStatus: 'fail', hhtMsg: 'The requested byte range is outside the file' });
+    expect(await beyond.json()).toMatchObject({
+      hhtStatus: 'fail',
+      hhtMsg: 'The requested byte range is outside the file',
+    });
     const onlyHead = await fetch(url, { method: 'HEAD', headers: auth });
     expect(onlyHead.status).toBe(200);
     expect(Number(onlyHead.headers.get('content-length'))).toBe(content.length);
@@ -151,7 +183,10 @@ describe.each(backends)('signed file downloads and OTA on %s', (backend) => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic/);
     expect((await fetch(url, { headers: basic('DL-OTHER', other.password) })).status).toBe(403);
-    expect((await fetch(url, { headers: basic('DL-OWNER', other.password) })).status).toBe(403);
+    // A wrong password is a failed authentication, answered with a new challenge.
+    const wrongPassword = await fetch(url, { headers: basic('DL-OWNER', other.password) });
+    expect(wrongPassword.status).toBe(401);
+    expect(wrongPassword.headers.get('www-authenticate')).toMatch(/^Basic/);
     const token = new URL(url).searchParams.get('t')!;
     const forged = `${server.url}/device/files/x.bin?t=${token.replace(/^./, (c) => (c === 'W' ? 'X' : 'W'))}`;
     const refused = await fetch(forged, { headers: { ...auth, 'accept-language': 'zh-CN' } });
@@ -160,20 +195,47 @@ describe.each(backends)('signed file downloads and OTA on %s', (backend) => {
   });
 
   it('refuses OTA (and WAKE) typed by an operator: only the server composes them', async () => {
-    const row = device.listDevices.reply.parse((await operator.get('/platform/device/list?start=1&size=10&deviceName=DL-OWNER')).body).listObject[0]!;
-    const value = JSON.stringify({ url: 'http://evil.example/fw.bin', size: 10, sha256: 'a'.repeat(64), version: '9' });
-    expect((await operator.post('/sendData/sendCommandByDeviceId', { deviceId: String(row.deviceId), order: 'OTA', value })).body).toMatchObject({ hhtStatus: 'fail', hhtMsg: 'Unknown order' });
+    const row = device.listDevices.reply.parse(
+      (await operator.get('/platform/device/list?start=1&size=10&deviceName=DL-OWNER')).body,
+    ).listObject[0]!;
+    const value = JSON.stringify({
+      url: 'http://evil.example/fw.bin',
+      size: 10,
+      sha256: 'a'.repeat(64),
+      version: '9',
+    });
+    expect(
+      (
+        await operator.post('/sendData/sendCommandByDeviceId', {
+          deviceId: String(row.deviceId),
+          order: 'OTA',
+          value,
+        })
+      ).body,
+    ).toMatchObject({ hhtStatus: 'fail', hhtMsg: 'Unknown order' });
   });
 
   it('updates simulated panels over HTTP: progress, resume after a cut, SHA-256 check, new version; a corrupt download fails with checksum', async () => {
     fleet = await startFleet({
-      url: server.url, mqttUrl: `mqtt://127.0.0.1:${server.app.devices.mqttPort}`, enrollmentSecret: await enrollmentSecretOf(operator),
-      count: 3, prefix: 'OTA', telemetryMs: 3_600_000, progressMs: 20, abnormalLogChance: 0, log: () => undefined,
+      url: server.url,
+      mqttUrl: `mqtt://127.0.0.1:${server.app.devices.mqttPort}`,
+      enrollmentSecret: await enrollmentSecretOf(operator),
+      count: 3,
+      prefix: 'OTA',
+      telemetryMs: 3_600_000,
+      progressMs: 20,
+      abnormalLogChance: 0,
+      log: () => undefined,
     });
     const db = server.app.db.kysely;
-    const devices = await waitFor('the panels\' first state reports', async () => {
+    const devices = await waitFor("the panels' first state reports", async () => {
       await server.app.devices.gateway.flushState();
-      const rows = await db.selectFrom('devices').select(['id', 'device_key', 'ota_version']).where('device_key', 'like', 'OTA-%').orderBy('device_key').execute();
+      const rows = await db
+        .selectFrom('devices')
+        .select(['id', 'device_key', 'ota_version'])
+        .where('device_key', 'like', 'OTA-%')
+        .orderBy('device_key')
+        .execute();
       return rows.every((r) => r.ota_version === '1.4.2') ? rows : undefined;
     });
     const [plain, cut, corrupt] = devices;
@@ -181,35 +243,83 @@ describe.each(backends)('signed file downloads and OTA on %s', (backend) => {
     proxy.cut.set(cut!.device_key, {
       after: MiB,
       done: false,
-      waitFor: () => waitFor('progress of the cut panel', async () => {
-        const r = await db.selectFrom('devices').select(['ota_current', 'ota_total']).where('id', '=', cut!.id).executeTakeFirstOrThrow();
-        return r.ota_total === content.length && r.ota_current! > 0 && r.ota_current! <= MiB;
-      }),
+      waitFor: () =>
+        waitFor('progress of the cut panel', async () => {
+          const r = await db
+            .selectFrom('devices')
+            .select(['ota_current', 'ota_total'])
+            .where('id', '=', cut!.id)
+            .executeTakeFirstOrThrow();
+          return r.ota_total === content.length && r.ota_current! > 0 && r.ota_current! <= MiB;
+        }),
     });
     proxy.corrupt.add(corrupt!.device_key);
 
-    const ids = await server.app.devices.commands.sendOta(server.accounts.customerId, null, devices.map((d) => ({ id: d.id, deviceKey: d.device_key })), firmware, '1.5.0');
-    const command = (id: string) => db.selectFrom('commands').select(['status', 'detail', 'value']).where('id', '=', id).executeTakeFirstOrThrow();
-    await waitFor('every OTA to end', async () => {
-      const rows = await Promise.all(ids.map(command));
-      return rows.every((r) => r.status === 'succeeded' || r.status === 'failed') ? rows : undefined;
-    }, 30_000);
+    const ids = await server.app.devices.commands.sendOta(
+      server.accounts.customerId,
+      null,
+      devices.map((d) => ({ id: d.id, deviceKey: d.device_key })),
+      firmware,
+      '1.5.0',
+      server.app.ota.signer.sign({
+        version: '1.5.0',
+        size: firmware.size,
+        sha256: firmware.sha256,
+        machineTypes: ['x9_vn', 'oem', 'rs'],
+        fromVersions: [],
+        issuedAt: server.clock.now(),
+      }),
+    );
+    const command = (id: string) =>
+      db
+        .selectFrom('commands')
+        .select(['status', 'detail', 'value'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    await waitFor(
+      'every OTA to end',
+      async () => {
+        const rows = await Promise.all(ids.map(command));
+        return rows.every((r) => r.status === 'succeeded' || r.status === 'failed') ? rows : undefined;
+      },
+      30_000,
+    );
     await server.app.devices.gateway.flushState();
 
     expect(await command(ids[0]!)).toMatchObject({ status: 'succeeded', detail: '' });
     expect(await command(ids[1]!)).toMatchObject({ status: 'succeeded', detail: 'resumed 1x' });
     expect(await command(ids[2]!)).toMatchObject({ status: 'failed', detail: 'checksum' });
     // The database keeps the file reference, never a signed URL.
-    expect(JSON.parse((await command(ids[0]!)).value)).toEqual({ file: firmware, version: '1.5.0' });
+    expect(JSON.parse((await command(ids[0]!)).value)).toMatchObject({
+      file: firmware,
+      version: '1.5.0',
+      allowDowngrade: false,
+    });
+    expect(JSON.parse((await command(ids[0]!)).value)).not.toHaveProperty('url');
 
-    const after = await db.selectFrom('devices').select(['device_key', 'ota_version', 'ota_current', 'ota_total']).where('device_key', 'like', 'OTA-%').orderBy('device_key').execute();
-    expect(after[0]).toMatchObject({ ota_version: '1.5.0', ota_current: content.length, ota_total: content.length });
-    expect(after[1]).toMatchObject({ ota_version: '1.5.0', ota_current: content.length, ota_total: content.length });
+    const after = await db
+      .selectFrom('devices')
+      .select(['device_key', 'ota_version', 'ota_current', 'ota_total'])
+      .where('device_key', 'like', 'OTA-%')
+      .orderBy('device_key')
+      .execute();
+    expect(after[0]).toMatchObject({
+      ota_version: '1.5.0',
+      ota_current: content.length,
+      ota_total: content.length,
+    });
+    expect(after[1]).toMatchObject({
+      ota_version: '1.5.0',
+      ota_current: content.length,
+      ota_total: content.length,
+    });
     expect(after[2]!.ota_version).toBe('1.4.2');
     expect(fleet.panels.map((p) => p.state.otaVersion)).toEqual(['1.5.0', '1.5.0', '1.4.2']);
 
     const requests = (key: string) => proxy.seen.filter((s) => s.deviceKey === key);
-    expect(requests(plain!.device_key)).toEqual([{ deviceKey: plain!.device_key, range: undefined, status: 200 }]);
+    expect(requests(plain!.device_key)).toEqual([
+      { deviceKey: plain!.device_key, range: undefined, status: 200 },
+    ]);
     const resumed = requests(cut!.device_key);
     expect(resumed).toHaveLength(2);
     expect(resumed[1]).toMatchObject({ range: `bytes=${MiB}-`, status: 206 });
@@ -221,12 +331,18 @@ describe.each(backends)('signed file downloads and OTA on %s', (backend) => {
     const owner = await enroll(server.url, 'DL-LATE', secret);
     const auth = basic('DL-LATE', owner.password);
     const signed = server.app.devices.downloads.signedUrl(firmware, 'DL-LATE');
-    fs.writeFileSync(path.join(server.dataDir, 'files', 'firmware', 'pf86-1.5.0.bin'), content.subarray(0, 100));
+    fs.writeFileSync(
+      path.join(server.dataDir, 'files', 'firmware', 'pf86-1.5.0.bin'),
+      content.subarray(0, 100),
+    );
     expect((await fetch(direct(signed.url), { headers: auth })).status).toBe(404);
     fs.writeFileSync(path.join(server.dataDir, 'files', 'firmware', 'pf86-1.5.0.bin'), content);
     server.clock.advance(61 * 60_000);
     const expired = await fetch(direct(signed.url), { headers: auth });
     expect(expired.status).toBe(410);
-    expect(await expired.json()).toMatchObject({ hhtStatus: 'fail', hhtMsg: 'This download link has expired; ask the server for a new one' });
+    expect(await expired.json()).toMatchObject({
+      hhtStatus: 'fail',
+      hhtMsg: 'This download link has expired; ask the server for a new one',
+    });
   });
 });

@@ -12,7 +12,9 @@ import { tokenHash } from '../src/security/tokens.js';
 export const TEST_PEPPER = 'test-pepper-0123456789abcdef';
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
-export const backends: Array<'sqlite' | 'postgres'> = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+export const backends: Array<'sqlite' | 'postgres'> = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
 
 export class TestClock {
   constructor(public time = Date.now()) {}
@@ -74,7 +76,11 @@ export async function startServer(
     async captchaAnswer(client) {
       const token = client.cookie('pf_captcha');
       if (!token) throw new Error('the client has no captcha cookie');
-      const row = await app.db.kysely.selectFrom('captchas').select('answer').where('id', '=', tokenHash(token)).executeTakeFirst();
+      const row = await app.db.kysely
+        .selectFrom('captchas')
+        .select('answer')
+        .where('id', '=', tokenHash(token))
+        .executeTakeFirst();
       if (!row) throw new Error('no pending captcha for this client');
       return row.answer;
     },
@@ -99,6 +105,20 @@ export interface TestResponse {
   headers: Headers;
 }
 
+/** Reads a server-sent-events reply up to its first blank line, then closes it. */
+async function firstEvent(response: Response): Promise<string> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes('\n\n')) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  await reader.cancel();
+  return text;
+}
+
 /** A browser-like client: keeps cookies, sends a language, posts forms. */
 export class TestClient {
   private cookies = new Map<string, string>();
@@ -115,7 +135,16 @@ export class TestClient {
     this.cookies.set(name, value);
   }
 
-  async request(method: 'GET' | 'POST', url: string, init: { form?: Record<string, string>; json?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<TestResponse> {
+  async request(
+    method: 'GET' | 'POST' | 'PATCH' | 'HEAD' | 'DELETE',
+    url: string,
+    init: {
+      form?: Record<string, string>;
+      json?: unknown;
+      raw?: string;
+      headers?: Record<string, string>;
+    } = {},
+  ): Promise<TestResponse> {
     const headers: Record<string, string> = { 'accept-language': this.language, ...init.headers };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     let body: string | undefined;
@@ -136,9 +165,13 @@ export class TestClient {
       if (/max-age=0|expires=thu, 01 jan 1970/i.test(line) || value === '') this.cookies.delete(name!.trim());
       else this.cookies.set(name!.trim(), value);
     }
-    const text = await response.text();
+    // An event stream never ends by itself: its first event is enough to judge the answer.
+    const text = (response.headers.get('content-type') ?? '').includes('text/event-stream')
+      ? await firstEvent(response)
+      : await response.text();
     let parsed: Record<string, unknown> = {};
-    if ((response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text) as Record<string, unknown>;
+    if ((response.headers.get('content-type') ?? '').includes('json') && text !== '')
+      parsed = JSON.parse(text) as Record<string, unknown>;
     return { status: response.status, body: parsed, text, headers: response.headers };
   }
 
@@ -162,22 +195,38 @@ export interface OutboxEntry {
 export function readOutbox(server: TestServer): OutboxEntry[] {
   const file = path.join(server.dataDir, 'outbox', 'index.jsonl');
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as OutboxEntry);
+  return fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as OutboxEntry);
 }
 
 /** The newest mailed link to `to`, as a path with its query (the host is BASE_URL's). */
 export function lastLinkTo(server: TestServer, to: string): URL {
-  const entry = readOutbox(server).filter((e) => e.to === to).at(-1);
+  const entry = readOutbox(server)
+    .filter((e) => e.to === to)
+    .at(-1);
   if (!entry?.link) throw new Error(`no mail with a link to ${to}`);
   return new URL(entry.link);
 }
 
 /** Signs in through captcha and password; returns the signed-in client. */
-export async function signedIn(server: TestServer, userName: string, password: string, language = 'en-US'): Promise<TestClient> {
+export async function signedIn(
+  server: TestServer,
+  userName: string,
+  password: string,
+  language = 'en-US',
+): Promise<TestClient> {
   const client = new TestClient(server.url, language);
   await client.get('/kaptcha/defaultKaptcha');
   const tryCode = await server.captchaAnswer(client);
-  const response = await client.post('/platform/login', { username: userName, password: md5Hex(password), tryCode });
-  if (response.body.hhtStatus !== 'success') throw new Error(`sign-in of ${userName} failed: ${String(response.body.hhtMsg)}`);
+  const response = await client.post('/platform/login', {
+    username: userName,
+    password: md5Hex(password),
+    tryCode,
+  });
+  if (response.body.hhtStatus !== 'success')
+    throw new Error(`sign-in of ${userName} failed: ${String(response.body.hhtMsg)}`);
   return client;
 }

@@ -11,8 +11,17 @@ describe.each(backends)('rows as one JSON parameter on %s', (backend) => {
   afterAll(() => server.stop());
 
   const read = async (rows: unknown[][]) => {
-    const table = jsonRows(server.app.db.dialect, { n: 'int8', name: 'text', x: 'float8', note: 'text' }, rows);
-    const result = await sql<{ n: number; name: string; x: number | null; note: string | null }>`SELECT * FROM ${table} ORDER BY n`.execute(server.app.db.kysely);
+    const table = jsonRows(
+      server.app.db.dialect,
+      { n: 'int8', name: 'text', x: 'float8', note: 'text' },
+      rows,
+    );
+    const result = await sql<{
+      n: number;
+      name: string;
+      x: number | null;
+      note: string | null;
+    }>`SELECT * FROM ${table} ORDER BY n`.execute(server.app.db.kysely);
     return result.rows.map((r) => ({ ...r, n: Number(r.n) }));
   };
 
@@ -31,7 +40,12 @@ describe.each(backends)('rows as one JSON parameter on %s', (backend) => {
   });
 
   it('binds a column that every row shares once and still yields one row per input row', async () => {
-    expect(await read([[7, 'same', 2.5, 'x'], [8, 'same', 2.5, 'x']])).toEqual([
+    expect(
+      await read([
+        [7, 'same', 2.5, 'x'],
+        [8, 'same', 2.5, 'x'],
+      ]),
+    ).toEqual([
       { n: 7, name: 'same', x: 2.5, note: 'x' },
       { n: 8, name: 'same', x: 2.5, note: 'x' },
     ]);

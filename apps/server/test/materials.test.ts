@@ -5,12 +5,21 @@ import { materials } from '@panelfleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccounts } from '../src/dev/seed-accounts.js';
 import { detectAudioFormat, headBytesNeeded } from '../src/modules/materials/audio-type.js';
-import { AUDIO_SAMPLES, ID3_THEN_TEXT, JPEG_FILE, MP3_WITH_LARGE_TAG, PNG_FILE, TEXT_FILE, wavTone } from './audio-fixtures.js';
+import {
+  AUDIO_SAMPLES,
+  ID3_THEN_TEXT,
+  JPEG_FILE,
+  MP3_WITH_LARGE_TAG,
+  PNG_FILE,
+  TEXT_FILE,
+  wavTone,
+} from './audio-fixtures.js';
 import { backends, signedIn, startServer, TEST_PEPPER, type TestClient, type TestServer } from './harness.js';
 
 describe('audio recognised by content', () => {
   it('knows every allowed format by its first bytes', () => {
-    for (const [format, bytes] of Object.entries(AUDIO_SAMPLES)) expect(detectAudioFormat(bytes), format).toBe(format);
+    for (const [format, bytes] of Object.entries(AUDIO_SAMPLES))
+      expect(detectAudioFormat(bytes), format).toBe(format);
   });
 
   it('looks past an ID3 tag, and wants the bytes after it', () => {
@@ -20,7 +29,8 @@ describe('audio recognised by content', () => {
   });
 
   it('refuses text, images and empty files', () => {
-    for (const bytes of [TEXT_FILE, PNG_FILE, JPEG_FILE, Buffer.alloc(0), Buffer.from('RIFF1234AVI LIST')]) expect(detectAudioFormat(bytes)).toBeUndefined();
+    for (const bytes of [TEXT_FILE, PNG_FILE, JPEG_FILE, Buffer.alloc(0), Buffer.from('RIFF1234AVI LIST')])
+      expect(detectAudioFormat(bytes)).toBeUndefined();
   });
 });
 
@@ -33,7 +43,12 @@ describe.each(backends)('audio materials on %s', (backend) => {
   const storedFiles = () => fs.readdirSync(folder());
   const rows = () => server.app.db.kysely.selectFrom('materials').selectAll().execute();
 
-  const upload = async (client: TestClient, name: string, bytes: Buffer, fields: Record<string, string> = { fileType: '2' }) => {
+  const upload = async (
+    client: TestClient,
+    name: string,
+    bytes: Buffer,
+    fields: Record<string, string> = { fileType: '2' },
+  ) => {
     const form = new FormData();
     for (const [key, value] of Object.entries(fields)) form.append(key, value);
     form.append('uiFile', new Blob([bytes]), name);
@@ -44,11 +59,19 @@ describe.each(backends)('audio materials on %s', (backend) => {
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
-  const list = async (client: TestClient) => materials.listMaterials.reply.parse((await client.get('/material/listMaterial?fileType=2')).body).listObject;
+  const list = async (client: TestClient) =>
+    materials.listMaterials.reply.parse((await client.get('/material/listMaterial?fileType=2')).body)
+      .listObject;
 
   beforeAll(async () => {
-    server = await startServer(backend, {}, { throttle: { perAccount: 1000, perAddress: 1000, windowMs: 60_000 } });
-    await seedAccounts(server.app.db, TEST_PEPPER, server.clock, [{ userName: 'b-customer', password: 'bcustomer123', userType: '2', activated: 1 }]);
+    server = await startServer(
+      backend,
+      {},
+      { throttle: { perAccount: 1000, perAddress: 1000, windowMs: 60_000 } },
+    );
+    await seedAccounts(server.app.db, TEST_PEPPER, server.clock, [
+      { userName: 'b-customer', password: 'bcustomer123', userType: '2', activated: 1 },
+    ]);
     operator = await signedIn(server, 'operator1', 'operator123');
     otherCustomer = await signedIn(server, 'b-customer', 'bcustomer123');
   });
@@ -58,28 +81,46 @@ describe.each(backends)('audio materials on %s', (backend) => {
     const tone = wavTone(1);
     const reply = await upload(operator, 'School bell.wav', tone);
     const stored = materials.insertMaterial.reply.parse(reply.body).dataObject;
-    expect(stored).toMatchObject({ fileName: 'School bell.wav', fileType: 2, format: 'wav', fileSize: tone.length, sha256: crypto.createHash('sha256').update(tone).digest('hex') });
+    expect(stored).toMatchObject({
+      fileName: 'School bell.wav',
+      fileType: 2,
+      format: 'wav',
+      fileSize: tone.length,
+      sha256: crypto.createHash('sha256').update(tone).digest('hex'),
+    });
     expect((await list(operator)).map((m) => m.materialId)).toContain(stored.materialId);
     const [row] = (await rows()).filter((r) => r.id === stored.materialId);
     expect(row!.stored_name).toMatch(/^[a-f0-9]{32}\.wav$/);
     expect(fs.readFileSync(path.join(folder(), row!.stored_name)).equals(tone)).toBe(true);
 
-    const file = await fetch(`${server.url}/material/file?materialId=${stored.materialId}`, { headers: { cookie: `pf_session=${operator.cookie('pf_session')}` } });
+    const file = await fetch(`${server.url}/material/file?materialId=${stored.materialId}`, {
+      headers: { cookie: `pf_session=${operator.cookie('pf_session')}` },
+    });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('audio/wav');
     expect(Buffer.from(await file.arrayBuffer()).equals(tone)).toBe(true);
     // The <audio> element seeks with ranges.
-    const part = await fetch(`${server.url}/material/file?materialId=${stored.materialId}`, { headers: { cookie: `pf_session=${operator.cookie('pf_session')}`, range: 'bytes=100-199' } });
+    const part = await fetch(`${server.url}/material/file?materialId=${stored.materialId}`, {
+      headers: { cookie: `pf_session=${operator.cookie('pf_session')}`, range: 'bytes=100-199' },
+    });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe(`bytes 100-199/${tone.length}`);
     expect(Buffer.from(await part.arrayBuffer()).equals(tone.subarray(100, 200))).toBe(true);
-    const past = await fetch(`${server.url}/material/file?materialId=${stored.materialId}`, { headers: { cookie: `pf_session=${operator.cookie('pf_session')}`, range: `bytes=${tone.length}-` } });
+    const past = await fetch(`${server.url}/material/file?materialId=${stored.materialId}`, {
+      headers: { cookie: `pf_session=${operator.cookie('pf_session')}`, range: `bytes=${tone.length}-` },
+    });
     expect(past.status).toBe(416);
 
-    const log = await server.app.db.kysely.selectFrom('operation_logs').select(['action', 'content']).where('action', '=', 'insertMaterial').execute();
+    const log = await server.app.db.kysely
+      .selectFrom('operation_logs')
+      .select(['action', 'content'])
+      .where('action', '=', 'insertMaterial')
+      .execute();
     expect(log.at(-1)?.content).toContain('School bell.wav');
 
-    expect((await operator.post('/material/deleteMaterial', { materialId: String(stored.materialId) })).body).toMatchObject({ hhtStatus: 'success', hhtMsg: 'Audio deleted' });
+    expect(
+      (await operator.post('/material/deleteMaterial', { materialId: String(stored.materialId) })).body,
+    ).toMatchObject({ hhtStatus: 'success', hhtMsg: 'Audio deleted' });
     expect((await list(operator)).map((m) => m.materialId)).not.toContain(stored.materialId);
     expect(fs.existsSync(path.join(folder(), row!.stored_name))).toBe(false);
   });
@@ -90,9 +131,13 @@ describe.each(backends)('audio materials on %s', (backend) => {
       expect(materials.insertMaterial.reply.parse(reply.body).dataObject.format).toBe(format);
     }
     // An ogg named .mp3 is still audio of an allowed format: kept as what it is.
-    const renamed = materials.insertMaterial.reply.parse((await upload(operator, 'renamed.mp3', AUDIO_SAMPLES.ogg!)).body).dataObject;
+    const renamed = materials.insertMaterial.reply.parse(
+      (await upload(operator, 'renamed.mp3', AUDIO_SAMPLES.ogg!)).body,
+    ).dataObject;
     expect(renamed.format).toBe('ogg');
-    const tagged = materials.insertMaterial.reply.parse((await upload(operator, 'tagged.mp3', MP3_WITH_LARGE_TAG)).body).dataObject;
+    const tagged = materials.insertMaterial.reply.parse(
+      (await upload(operator, 'tagged.mp3', MP3_WITH_LARGE_TAG)).body,
+    ).dataObject;
     expect(tagged).toMatchObject({ format: 'mp3', fileSize: MP3_WITH_LARGE_TAG.length });
   });
 
@@ -101,14 +146,26 @@ describe.each(backends)('audio materials on %s', (backend) => {
     const cases: Array<[string, Buffer, string, Record<string, string>?]> = [
       ['notes.mp3', TEXT_FILE, 'The file must be mp3, wma, wav, amr, aac, ogg, mp4, flac or ape audio'],
       ['photo.wav', PNG_FILE, 'The file must be mp3, wma, wav, amr, aac, ogg, mp4, flac or ape audio'],
-      ['tag-only.mp3', ID3_THEN_TEXT, 'The file must be mp3, wma, wav, amr, aac, ogg, mp4, flac or ape audio'],
+      [
+        'tag-only.mp3',
+        ID3_THEN_TEXT,
+        'The file must be mp3, wma, wav, amr, aac, ogg, mp4, flac or ape audio',
+      ],
       ['tone.txt', wavTone(0.1), 'The file must be mp3, wma, wav, amr, aac, ogg, mp4, flac or ape audio'],
       ['tone', wavTone(0.1), 'The file must be mp3, wma, wav, amr, aac, ogg, mp4, flac or ape audio'],
       ['empty.wav', Buffer.alloc(0), 'Please choose a file to upload'],
       // One byte over 20 MB: read to the limit, then refused.
-      ['long.wav', Buffer.concat([wavTone(0.1), Buffer.alloc(materials.AUDIO_MAX_BYTES)]), 'The file may be at most 20 MB'],
+      [
+        'long.wav',
+        Buffer.concat([wavTone(0.1), Buffer.alloc(materials.AUDIO_MAX_BYTES)]),
+        'The file may be at most 20 MB',
+      ],
       // Far over: refused from the declared length before the body is read.
-      ['huge.wav', Buffer.concat([wavTone(0.1), Buffer.alloc(materials.AUDIO_MAX_BYTES + 2 * 1024 * 1024)]), 'The file may be at most 20 MB'],
+      [
+        'huge.wav',
+        Buffer.concat([wavTone(0.1), Buffer.alloc(materials.AUDIO_MAX_BYTES + 2 * 1024 * 1024)]),
+        'The file may be at most 20 MB',
+      ],
       ['tone.wav', wavTone(0.1), 'Only audio materials (file type 2) are kept here', { fileType: '1' }],
     ];
     for (const [name, bytes, message, fields] of cases) {
@@ -116,19 +173,33 @@ describe.each(backends)('audio materials on %s', (backend) => {
       expect(reply.body, name).toMatchObject({ hhtStatus: 'fail', hhtMsg: message });
       expect(reply.status, name).toBeLessThan(500);
     }
-    const zh = await upload(await signedIn(server, 'operator1', 'operator123', 'zh-CN'), 'notes.mp3', TEXT_FILE);
-    expect(zh.body).toMatchObject({ hhtStatus: 'fail', hhtMsg: '文件格式必须是 mp3、wma、wav、amr、aac、ogg、mp4、flac 或 ape 音频' });
+    const zh = await upload(
+      await signedIn(server, 'operator1', 'operator123', 'zh-CN'),
+      'notes.mp3',
+      TEXT_FILE,
+    );
+    expect(zh.body).toMatchObject({
+      hhtStatus: 'fail',
+      hhtMsg: '文件格式必须是 mp3、wma、wav、amr、aac、ogg、mp4、flac 或 ape 音频',
+    });
     expect((await rows()).length).toBe(before.rows);
     expect(storedFiles().sort()).toEqual(before.files);
   });
 
   it('keeps materials inside their company and away from users who do not operate devices', async () => {
-    const mine = materials.insertMaterial.reply.parse((await upload(operator, 'ours.wav', wavTone(0.2))).body).dataObject;
+    const mine = materials.insertMaterial.reply.parse(
+      (await upload(operator, 'ours.wav', wavTone(0.2))).body,
+    ).dataObject;
     expect((await list(otherCustomer)).map((m) => m.materialId)).not.toContain(mine.materialId);
-    expect((await otherCustomer.post('/material/deleteMaterial', { materialId: String(mine.materialId) })).body).toMatchObject({ hhtStatus: 'fail', hhtMsg: 'No such audio' });
+    expect(
+      (await otherCustomer.post('/material/deleteMaterial', { materialId: String(mine.materialId) })).body,
+    ).toMatchObject({ hhtStatus: 'fail', hhtMsg: 'No such audio' });
     const foreignFile = await otherCustomer.get(`/material/file?materialId=${mine.materialId}`);
     expect(foreignFile.body).toMatchObject({ hhtStatus: 'fail', hhtMsg: 'No such audio' });
-    expect((await operator.post('/material/deleteMaterial', { materialId: '98765' })).body).toMatchObject({ hhtStatus: 'fail', hhtMsg: 'No such audio' });
+    expect((await operator.post('/material/deleteMaterial', { materialId: '98765' })).body).toMatchObject({
+      hhtStatus: 'fail',
+      hhtMsg: 'No such audio',
+    });
 
     const manager = await signedIn(server, 'manager1', 'manager123');
     expect((await manager.get('/material/listMaterial?fileType=2')).body.hhtStatus).toBe('fail');

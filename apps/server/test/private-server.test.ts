@@ -12,8 +12,12 @@ describe.each(backends)('private server activation between two instances on %s',
 
   const serverLicense = async (days: number, type: 0 | 1 = 1) => {
     const reply = await admin.post('/platform/license/add', {
-      companyName: 'Lakeside Hospital', saleName: String(salespersonId), state: '1', type: String(type),
-      validBeginTime: String(platform.clock.now() - DAY), validEndTime: String(platform.clock.now() + days * DAY),
+      companyName: 'Lakeside Hospital',
+      saleName: String(salespersonId),
+      state: '1',
+      type: String(type),
+      validBeginTime: String(platform.clock.now() - DAY),
+      validEndTime: String(platform.clock.now() + days * DAY),
     });
     return (reply.body as { dataObject: { license: string } }).dataObject.license;
   };
@@ -21,10 +25,20 @@ describe.each(backends)('private server activation between two instances on %s',
 
   beforeAll(async () => {
     platform = await startServer(backend, { SERVER_REPORT_INTERVAL_MS: '60000' });
-    privateServer = await startServer(backend, { PLATFORM_URL: platform.url, SERVER_REPORT_INTERVAL_MS: '60000' });
+    privateServer = await startServer(backend, {
+      PLATFORM_URL: platform.url,
+      SERVER_REPORT_INTERVAL_MS: '60000',
+    });
     admin = await signedIn(platform, 'admin', 'admin123');
-    await admin.post('/platform/saleMan/add', { work_number: 'S9', name: 'Zhou Min', companyName: 'West Sales', phone: '13800000002' });
-    const list = (await admin.get('/platform/saleMan/list?start=1&size=10')).body as { listObject: Array<{ id: number }> };
+    await admin.post('/platform/saleMan/add', {
+      work_number: 'S9',
+      name: 'Zhou Min',
+      companyName: 'West Sales',
+      phone: '13800000002',
+    });
+    const list = (await admin.get('/platform/saleMan/list?start=1&size=10')).body as {
+      listObject: Array<{ id: number }>;
+    };
     salespersonId = list.listObject[0]!.id;
   });
   afterAll(async () => {
@@ -32,25 +46,39 @@ describe.each(backends)('private server activation between two instances on %s',
     await platform.stop();
   });
 
-  const check = async () => (await new TestClient(privateServer.url).post('/serverLicense/checkLicense')).body;
-  const listed = async () => servers.listServer.reply.parse((await admin.get('/server/listServer?start=1&size=10')).body).listObject;
+  const check = async () =>
+    (await new TestClient(privateServer.url).post('/serverLicense/checkLicense')).body;
+  const listed = async () =>
+    servers.listServer.reply.parse((await admin.get('/server/listServer?start=1&size=10')).body).listObject;
 
   it('walks 3004, activation, report, expiry, 3005 and re-activation', async () => {
     expect(await check()).toMatchObject({ hhtStatus: 'fail', hhtErrorCode: '3004' });
-    const blocked = await new TestClient(privateServer.url).post('/platform/login', { username: 'admin', password: md5Hex('admin123'), tryCode: 'x' });
+    const blocked = await new TestClient(privateServer.url).post('/platform/login', {
+      username: 'admin',
+      password: md5Hex('admin123'),
+      tryCode: 'x',
+    });
     expect(blocked.body).toMatchObject({ hhtStatus: 'fail', hhtErrorCode: '3004' });
 
-    const wrongType = await new TestClient(privateServer.url).post('/serverLicense/registerLicense', { license: await serverLicense(30, 0) });
+    const wrongType = await new TestClient(privateServer.url).post('/serverLicense/registerLicense', {
+      license: await serverLicense(30, 0),
+    });
     expect(failReply.parse(wrongType.body).hhtMsg).toBe('This license is not a server license');
-    const empty = await new TestClient(privateServer.url, 'zh-CN').post('/serverLicense/registerLicense', { license: ' ' });
+    const empty = await new TestClient(privateServer.url, 'zh-CN').post('/serverLicense/registerLicense', {
+      license: ' ',
+    });
     expect(failReply.parse(empty.body).hhtMsg).toBe('请输入许可证');
 
     const first = await serverLicense(30);
-    const activation = await new TestClient(privateServer.url).post('/serverLicense/registerLicense', { license: first });
+    const activation = await new TestClient(privateServer.url).post('/serverLicense/registerLicense', {
+      license: first,
+    });
     expect(activation.body).toMatchObject({ hhtStatus: 'success', hhtMsg: 'The server is activated' });
     expect(await check()).toMatchObject({ hhtStatus: 'success' });
     await signedIn(privateServer, 'admin', 'admin123');
-    const reused = await new TestClient(privateServer.url).post('/serverLicense/activationServer', { license: first });
+    const reused = await new TestClient(privateServer.url).post('/serverLicense/activationServer', {
+      license: first,
+    });
     expect(failReply.parse(reused.body).hhtMsg).toBe('This license has already been used');
 
     let rows = await listed();
@@ -72,7 +100,10 @@ describe.each(backends)('private server activation between two instances on %s',
     expect(synced.dataObject).toEqual({ expired: 1, available: 0 });
 
     const renewal = await serverLicense(365);
-    expect((await new TestClient(privateServer.url).post('/serverLicense/activationServer', { license: renewal })).body.hhtStatus).toBe('success');
+    expect(
+      (await new TestClient(privateServer.url).post('/serverLicense/activationServer', { license: renewal }))
+        .body.hhtStatus,
+    ).toBe('success');
     expect(await check()).toMatchObject({ hhtStatus: 'success' });
     rows = await listed();
     expect(rows).toHaveLength(1);
@@ -82,8 +113,11 @@ describe.each(backends)('private server activation between two instances on %s',
   it('filters the server list by company in any case and by the caller’s day', async () => {
     const rows = await listed();
     const created = rows[0]!.createDate;
-    const day = (offsetMinutes: number) => new Date(created + offsetMinutes * 60_000).toISOString().slice(0, 10);
-    const count = async (query: string) => servers.listServer.reply.parse((await admin.get(`/server/listServer?start=1&size=10&${query}`)).body).totalRecords;
+    const day = (offsetMinutes: number) =>
+      new Date(created + offsetMinutes * 60_000).toISOString().slice(0, 10);
+    const count = async (query: string) =>
+      servers.listServer.reply.parse((await admin.get(`/server/listServer?start=1&size=10&${query}`)).body)
+        .totalRecords;
     expect(await count('companyName=lakeside%20HOSP')).toBe(1);
     expect(await count('companyName=Lakeside_')).toBe(0);
     expect(await count(`createDate=${day(0)}&utcOffset=0`)).toBe(1);
@@ -95,7 +129,12 @@ describe.each(backends)('private server activation between two instances on %s',
   });
 
   it('refuses a report with a wrong secret and the server list to non-platform users', async () => {
-    const forged = await new TestClient(platform.url).post('/server/report', { serverId: crypto.randomUUID(), mac: 'x', os: 'x', secret: 'x'.repeat(43) });
+    const forged = await new TestClient(platform.url).post('/server/report', {
+      serverId: crypto.randomUUID(),
+      mac: 'x',
+      os: 'x',
+      secret: 'x'.repeat(43),
+    });
     expect(forged.status).toBe(403);
     const customer = await signedIn(platform, 'customer1', 'customer123');
     expect((await customer.get('/server/listServer')).status).toBe(403);

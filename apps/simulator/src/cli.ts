@@ -1,19 +1,15 @@
-import { parseArgs } from 'node:util';
-import { startFleet } from './fleet.js';
+import { parseCliArgs } from './cli-args.js';
+import { spreadPlace, startFleet } from './fleet.js';
 
-const { values } = parseArgs({
-  options: {
-    devices: { type: 'string', default: '10' },
-    server: { type: 'string', default: 'http://127.0.0.1:8080' },
-    mqtt: { type: 'string', default: 'mqtt://127.0.0.1:1883' },
-    secret: { type: 'string' },
-    prefix: { type: 'string', default: 'SIM' },
-    telemetry: { type: 'string', default: '10000' },
-  },
-});
+const values = parseCliArgs(process.argv.slice(2));
 if (!values.secret) {
-  console.error('usage: npm run simulate -- --devices N --server http://host:8080 --mqtt mqtt://host:1883 --secret ENROLLMENT_SECRET');
-  console.error('The enrollment secret is shown to the company account in the console (GET /platform/device/enrollmentSecret).');
+  console.error(
+    'usage: npm run simulate -- --devices N --server http://host:8080 --mqtt mqtt://host:1883 --secret ENROLLMENT_SECRET' +
+      ' [--ota-fail-rate 0.3] [--ota-corrupt-rate 0.1] [--install-ms 5000] [--utc-offset 480]',
+  );
+  console.error(
+    'The enrollment secret is shown to the company account in the console (GET /platform/device/enrollmentSecret).',
+  );
   process.exit(2);
 }
 const fleet = await startFleet({
@@ -23,6 +19,12 @@ const fleet = await startFleet({
   count: Number(values.devices),
   prefix: values.prefix,
   telemetryMs: Number(values.telemetry),
+  otaFailRate: Number(values['ota-fail-rate']),
+  otaCorruptRate: Number(values['ota-corrupt-rate']),
+  installMs: Number(values['install-ms']),
+  utcOffset: Number(values['utc-offset']),
+  historyDays: Number(values['history-days']),
+  ...(values.places === 'spread' ? { placeOf: spreadPlace } : {}),
 });
 console.log(`${fleet.panels.length} simulated panels online (${values.prefix}-00001 ...); Ctrl+C stops them`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -12,11 +12,15 @@ export interface DownloadRequest {
   /** Network attempts (each resumes where the last one stopped). */
   maxAttempts?: number;
   retryDelayMs?: number;
+  /** Stops the download (an OTA_CANCEL): the result is `cancelled`. */
+  signal?: AbortSignal;
+  /** Test hook: a corrupted image (a byte flipped as it arrives) fails its SHA-256. */
+  corrupt?: boolean;
 }
 
 export type DownloadResult =
   | { ok: true; attempts: number; resumed: number }
-  | { ok: false; detail: 'checksum' | 'download'; reason: string };
+  | { ok: false; detail: 'checksum' | 'download' | 'cancelled'; reason: string };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -43,13 +47,14 @@ export async function downloadVerified(request: DownloadRequest): Promise<Downlo
   };
   while (attempts < maxAttempts) {
     attempts++;
+    if (request.signal?.aborted) return { ok: false, detail: 'cancelled', reason: 'cancelled' };
     try {
       const headers: Record<string, string> = { authorization };
       if (received > 0) {
         headers.range = `bytes=${received}-`;
         if (etag) headers['if-range'] = etag;
       }
-      const response = await fetch(request.url, { headers });
+      const response = await fetch(request.url, { headers, signal: request.signal });
       if (response.status === 206 && received > 0) {
         const start = Number(/^bytes (\d+)-/.exec(response.headers.get('content-range') ?? '')?.[1]);
         if (start !== received) throw new Error(`resumed at ${start}, expected ${received}`);
@@ -59,18 +64,26 @@ export async function downloadVerified(request: DownloadRequest): Promise<Downlo
       } else {
         await response.body?.cancel();
         // 401/403/404/410: asking again does not help; the server sends a fresh URL with a retried command.
-        if (response.status >= 400 && response.status < 500) return { ok: false, detail: 'download', reason: `HTTP ${response.status}` };
+        if (response.status >= 400 && response.status < 500)
+          return { ok: false, detail: 'download', reason: `HTTP ${response.status}` };
         throw new Error(`HTTP ${response.status}`);
       }
       etag = response.headers.get('etag') ?? etag;
       if (!response.body) throw new Error('no body');
+      let first = received === 0;
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        hash.update(chunk);
+        if (request.corrupt && first && chunk.length) {
+          const copy = Buffer.from(chunk);
+          copy[0] = copy[0]! ^ 0xff;
+          hash.update(copy);
+          first = false;
+        } else hash.update(chunk);
         received += chunk.length;
         if (received > request.size) throw new Error('longer than announced');
         request.progress(received, request.size);
       }
-      if (received < request.size) throw new Error(`connection ended at ${received} of ${request.size} bytes`);
+      if (received < request.size)
+        throw new Error(`connection ended at ${received} of ${request.size} bytes`);
       const digest = hash.digest('hex');
       if (digest === request.sha256) return { ok: true, attempts, resumed };
       lastError = `sha256 ${digest}`;
@@ -78,6 +91,7 @@ export async function downloadVerified(request: DownloadRequest): Promise<Downlo
       restart();
       attempts--; // a corrupt but complete file is retried from the start, not counted as a network failure
     } catch (err) {
+      if (request.signal?.aborted) return { ok: false, detail: 'cancelled', reason: 'cancelled' };
       lastError = String(err);
       // A body longer than announced cannot be resumed: start again.
       if (received > request.size) restart();

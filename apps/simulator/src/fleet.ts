@@ -1,4 +1,4 @@
-import { SimulatedPanel } from './panel.js';
+import { SimulatedPanel, type PanelPlace } from './panel.js';
 import { SimulatedLan } from './wake-on-lan.js';
 
 export interface FleetOptions {
@@ -15,8 +15,21 @@ export interface FleetOptions {
   abnormalLogChance?: number;
   /** Least time between two OTA progress reports of a panel. */
   progressMs?: number;
+  /** How far the panels' own clocks are off. */
+  clockOffsetMs?: number;
+  /** Share of OTA installs that fail, share of OTA downloads that arrive corrupted (0..1). */
+  otaFailRate?: number;
+  otaCorruptRate?: number;
+  /** How long an OTA install keeps a panel offline. */
+  installMs?: number;
+  /** Minutes east of UTC the panels report. */
+  utcOffset?: number;
   /** Panels connecting at once. */
   concurrency?: number;
+  /** Days of usage and abnormal logs each panel sends after connecting (what it kept while offline). */
+  historyDays?: number;
+  /** Where panel i (from 1) is; by default all report positions around Shanghai. */
+  placeOf?: (index: number) => PanelPlace | undefined;
   log?: (message: string) => void;
 }
 
@@ -34,7 +47,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const byMac = new Map<string, SimulatedPanel>();
   await lan.start((mac) => {
     const panel = byMac.get(mac);
-    if (panel && panel.power === 'off') void panel.powerOn().catch((err: unknown) => log(`${panel.serial}: wake failed: ${String(err)}`));
+    if (panel && panel.power === 'off')
+      void panel.powerOn().catch((err: unknown) => log(`${panel.serial}: wake failed: ${String(err)}`));
   });
   for (let i = 0; i < options.count; i++) {
     const panel = new SimulatedPanel({
@@ -47,6 +61,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       restartDelayMs: options.restartDelayMs ?? 3000,
       abnormalLogChance: options.abnormalLogChance ?? 0.01,
       ...(options.progressMs !== undefined ? { progressMs: options.progressMs } : {}),
+      ...(options.clockOffsetMs !== undefined ? { clockOffsetMs: options.clockOffsetMs } : {}),
+      otaFailRate: options.otaFailRate ?? 0,
+      otaCorruptRate: options.otaCorruptRate ?? 0,
+      installMs: options.installMs ?? 0,
+      ...(options.utcOffset !== undefined ? { utcOffset: options.utcOffset } : {}),
+      ...(options.placeOf?.(i + 1) ? { place: options.placeOf(i + 1)! } : {}),
       sendMagicPacket: (packet) => lan.send(packet),
       log,
     });
@@ -54,7 +74,20 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     byMac.set(panel.mac, panel);
   }
   const concurrency = options.concurrency ?? 50;
-  for (let i = 0; i < panels.length; i += concurrency) await Promise.all(panels.slice(i, i + concurrency).map((p) => p.powerOn()));
+  for (let i = 0; i < panels.length; i += concurrency)
+    await Promise.all(panels.slice(i, i + concurrency).map((p) => p.powerOn()));
+  const historyDays = options.historyDays ?? 0;
+  if (historyDays > 0)
+    for (let i = 0; i < panels.length; i += concurrency)
+      await Promise.all(
+        panels
+          .slice(i, i + concurrency)
+          .map((p) =>
+            p
+              .sendHistory(historyDays)
+              .catch((err: unknown) => log(`${p.serial}: history not sent: ${String(err)}`)),
+          ),
+      );
   return {
     panels,
     lan,
@@ -62,5 +95,29 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       await Promise.all(panels.map((p) => p.stop()));
       lan.close();
     },
+  };
+}
+
+/**
+ * A fleet spread over cities (`--places spread`): most panels report a position near their city;
+ * every fourth reports none and only a public address, which the server places through its
+ * offline IP database (these are well-known public resolvers' addresses, used as data only).
+ */
+const CITIES: Array<{ latitude: number; longitude: number; publicIp: string }> = [
+  { latitude: 31.23, longitude: 121.47, publicIp: '223.5.5.5' }, // Shanghai; the address is in Hangzhou
+  { latitude: 39.9, longitude: 116.4, publicIp: '1.2.4.8' }, // Beijing
+  { latitude: 23.13, longitude: 113.26, publicIp: '114.114.114.114' }, // Guangzhou; the address is in Jinan
+  { latitude: 30.57, longitude: 104.07, publicIp: '223.5.5.5' }, // Chengdu
+  { latitude: 30.59, longitude: 114.3, publicIp: '1.2.4.8' }, // Wuhan
+  { latitude: 51.51, longitude: -0.09, publicIp: '81.2.69.160' }, // London
+  { latitude: 37.42, longitude: -122.08, publicIp: '8.8.8.8' }, // Mountain View
+];
+
+export function spreadPlace(index: number): PanelPlace {
+  const city = CITIES[index % CITIES.length]!;
+  if (index % 4 === 0) return { publicIp: city.publicIp };
+  return {
+    latitude: city.latitude + ((index * 37) % 20) / 100,
+    longitude: city.longitude + ((index * 53) % 20) / 100,
   };
 }

@@ -1,6 +1,9 @@
-import { device } from '@panelfleet/contract';
+import crypto, { randomUUID } from 'node:crypto';
+import { compareVersions, device } from '@panelfleet/contract';
+import { certificateFingerprint } from './certificate.js';
 import mqtt, { type MqttClient } from 'mqtt';
 import { initialApps } from './apps.js';
+import { historyReports } from './history.js';
 import { downloadVerified } from './download.js';
 import { applySettings, factorySettings, minuteOf, scheduledAction } from './settings.js';
 import { magicPacket } from './wake-on-lan.js';
@@ -17,11 +20,25 @@ export interface PanelOptions {
   abnormalLogChance: number;
   /** Least time between two OTA progress reports (protocol: at most every 5 s). */
   progressMs?: number;
+  /** How far the panel's own wall clock is off (a panel running 20 minutes fast: 1_200_000). */
+  clockOffsetMs?: number;
+  /** Share of OTA installs that fail after verifying (0..1): `--ota-fail-rate`. */
+  otaFailRate?: number;
+  /** Share of OTA downloads that arrive corrupted (a flipped byte; fails its SHA-256): `--ota-corrupt-rate`. */
+  otaCorruptRate?: number;
+  /** How long an OTA install keeps the panel offline before it is back with the new version. */
+  installMs?: number;
+  /** Minutes east of UTC the panel reports (policies' time-zone windows). */
+  utcOffset?: number;
+  /** Where the panel is: a position it reports, or only a public address (no position reported). */
+  place?: PanelPlace;
   sendMagicPacket(packet: Buffer): Promise<void>;
   log(message: string): void;
 }
 
 type Power = 'on' | 'off' | 'rebooting';
+
+export type PanelPlace = { latitude: number; longitude: number } | { publicIp: string };
 
 /**
  * One virtual panel that speaks docs/device-protocol.md: it enrolls once, keeps its own
@@ -31,7 +48,9 @@ export class SimulatedPanel {
   readonly serial: string;
   readonly mac: string;
   power: Power = 'off';
-  state: device.DeviceStateFields;
+  /** What the panel reports; a panel without a position module has no latitude and longitude. */
+  state: Omit<device.DeviceStateFields, 'latitude' | 'longitude'> &
+    Partial<Pick<device.DeviceStateFields, 'latitude' | 'longitude'>>;
   apps: device.InstalledApp[];
   /** Command ids already handled, with their result: a repeated delivery is acknowledged, not run again. */
   readonly handled = new Map<string, device.CommandAck>();
@@ -41,24 +60,36 @@ export class SimulatedPanel {
   lastNotification: unknown;
   /** The panel's settings (spec 2 jsonData), reported on its settings topic. */
   settings: device.SettingsReport;
+  /** The platform certificate it trusts (protocol 5.8), kept across reboots; its fingerprint is reported. */
+  certificate: device.CertificateValue | undefined;
   private credentials: device.EnrollmentReply | undefined;
+  /** OTA downloads in progress by command id (OTA_CANCEL stops them). */
+  private readonly otaDownloads = new Map<string, AbortController>();
+  /** Test hook: the next OTA download arrives corrupted. */
+  corruptNextOta = false;
+  /** Every OTA this panel refused or failed, with the reason it acknowledged. */
+  readonly otaFailures: Array<{ id: string; detail: string }> = [];
+  /** Installs completed. */
+  otaInstalls = 0;
   private client: MqttClient | undefined;
   private telemetry: NodeJS.Timeout | undefined;
-  private usageSince = Date.now();
+  private usageSince: number;
   private stopped = false;
   /** The panel's own clock: auto power-on/off and energy saving run even while it is off. */
   private scheduler: NodeJS.Timeout | undefined;
   private scheduleFired: string | undefined;
-  private lastActivityAt = Date.now();
+  private lastActivityAt: number;
 
   constructor(private readonly options: PanelOptions) {
+    this.usageSince = this.now();
+    this.lastActivityAt = this.now();
     const i = options.index;
     this.serial = options.serial;
     this.mac = `02:50:46:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
     this.apps = initialApps(i);
     this.state = {
       publicIp: '203.0.113.10',
-      localIp: `10.20.${(i >> 8) & 255}.${(i & 255) || 1}`,
+      localIp: `10.20.${(i >> 8) & 255}.${i & 255 || 1}`,
       netmask: '255.255.0.0',
       mac: this.mac,
       model: i % 3 === 0 ? 'PF-75' : 'PF-86',
@@ -80,8 +111,24 @@ export class SimulatedPanel {
       mute: false,
       source: 'home',
       power: 'on',
+      utcOffset: options.utcOffset ?? 480,
     };
+    const place = options.place;
+    if (place && 'publicIp' in place) {
+      // A panel without a position module: the server can only place it by its address.
+      delete this.state.latitude;
+      delete this.state.longitude;
+      this.state.publicIp = place.publicIp;
+    } else if (place) {
+      this.state.latitude = place.latitude;
+      this.state.longitude = place.longitude;
+    }
     this.settings = factorySettings(this.state.machineType as device.Series);
+  }
+
+  /** The panel's own wall clock, which may be wrong (clockOffsetMs). */
+  now() {
+    return Date.now() + (this.options.clockOffsetMs ?? 0);
   }
 
   get connected() {
@@ -96,10 +143,17 @@ export class SimulatedPanel {
     const response = await fetch(`${this.options.serverUrl}/device/enroll`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ v: device.PROTOCOL_VERSION, serial: this.serial, enrollmentSecret: this.options.enrollmentSecret, model: this.state.model, machineType: this.state.machineType }),
+      body: JSON.stringify({
+        v: device.PROTOCOL_VERSION,
+        serial: this.serial,
+        enrollmentSecret: this.options.enrollmentSecret,
+        model: this.state.model,
+        machineType: this.state.machineType,
+      }),
     });
     const body = (await response.json()) as { hhtStatus?: string; hhtMsg?: string };
-    if (body.hhtStatus !== 'success') throw new Error(`enrollment of ${this.serial} refused: ${body.hhtMsg ?? response.status}`);
+    if (body.hhtStatus !== 'success')
+      throw new Error(`enrollment of ${this.serial} refused: ${body.hhtMsg ?? response.status}`);
     this.credentials = device.enroll.reply.parse(body).dataObject;
   }
 
@@ -116,16 +170,27 @@ export class SimulatedPanel {
       keepalive: creds.keepaliveSeconds,
       clean: true,
       reconnectPeriod: 2000,
-      will: { topic: this.topic('presence'), payload: Buffer.from(JSON.stringify({ v: 1, online: false })), qos: 1, retain: true },
+      will: {
+        topic: this.topic('presence'),
+        payload: Buffer.from(JSON.stringify({ v: 1, online: false })),
+        qos: 1,
+        retain: true,
+      },
     });
     this.client = client;
     client.on('message', (_topic, payload) => this.onCommand(payload));
     // After a broker restart mqtt.js reconnects with a clean session: subscribe and announce again.
-    client.on('connect', () => void this.announce(client).catch((err: unknown) => this.options.log(`${this.serial}: ${String(err)}`)));
+    client.on(
+      'connect',
+      () =>
+        void this.announce(client).catch((err: unknown) =>
+          this.options.log(`${this.serial}: ${String(err)}`),
+        ),
+    );
     await this.announce(client);
     this.telemetry = setInterval(() => this.tick(), this.options.telemetryMs);
     this.telemetry.unref();
-    this.scheduler ??= setInterval(() => this.followSchedule(new Date()), 10_000);
+    this.scheduler ??= setInterval(() => this.followSchedule(new Date(this.now())), 10_000);
     this.scheduler.unref();
   }
 
@@ -133,13 +198,18 @@ export class SimulatedPanel {
   followSchedule(at: Date) {
     const action = scheduledAction(
       this.settings.platformMsg.powerOnOffSetting,
-      { running: this.power === 'on', screenOn: this.state.power === 'on', lastActivityAt: this.lastActivityAt },
+      {
+        running: this.power === 'on',
+        screenOn: this.state.power === 'on',
+        lastActivityAt: this.lastActivityAt,
+      },
       at,
       this.scheduleFired,
     );
     if (!action) return;
     if (action !== 'standby') this.scheduleFired = minuteOf(at);
-    const failed = (err: unknown) => this.options.log(`${this.serial}: scheduled ${action} failed: ${String(err)}`);
+    const failed = (err: unknown) =>
+      this.options.log(`${this.serial}: scheduled ${action} failed: ${String(err)}`);
     if (action === 'powerOff') void this.powerOff().catch(failed);
     else if (action === 'powerOn') void this.powerOn().catch(failed);
     else {
@@ -150,8 +220,11 @@ export class SimulatedPanel {
 
   private async announce(client: MqttClient) {
     await client.subscribeAsync(device.commandTopic(this.serial), { qos: 1 });
-    await client.publishAsync(this.topic('presence'), JSON.stringify({ v: 1, online: true }), { qos: 1, retain: true });
-    await this.publish('state', { v: 1, ...this.state, ts: Date.now() });
+    await client.publishAsync(this.topic('presence'), JSON.stringify({ v: 1, online: true }), {
+      qos: 1,
+      retain: true,
+    });
+    await this.publish('state', { v: 1, ...this.state, ts: this.now() });
     await this.publish('apps', { v: 1, apps: this.apps });
     await this.publish('settings', this.settings);
   }
@@ -163,7 +236,11 @@ export class SimulatedPanel {
     const client = this.client;
     this.client = undefined;
     if (!client) return;
-    if (client.connected) await client.publishAsync(this.topic('presence'), JSON.stringify({ v: 1, online: false }), { qos: 1, retain: true });
+    if (client.connected)
+      await client.publishAsync(this.topic('presence'), JSON.stringify({ v: 1, online: false }), {
+        qos: 1,
+        retain: true,
+      });
     await client.endAsync();
   }
 
@@ -174,7 +251,10 @@ export class SimulatedPanel {
   }
 
   private async publish(kind: device.DevicePublishKind, payload: object) {
-    if (this.client?.connected) await this.client.publishAsync(this.topic(kind), JSON.stringify(payload), { qos: device.PUBLISH_QOS[kind] });
+    if (this.client?.connected)
+      await this.client.publishAsync(this.topic(kind), JSON.stringify(payload), {
+        qos: device.PUBLISH_QOS[kind],
+      });
   }
 
   private ack(ack: device.CommandAck) {
@@ -196,17 +276,28 @@ export class SimulatedPanel {
       void this.publish('ack', previous);
       return;
     }
-    if (cmd.expiresAt < Date.now()) {
+    // The time left counts from receipt (protocol 5.6): the panel's own wall clock may be wrong.
+    const expired = cmd.ttlMs !== undefined ? cmd.ttlMs === 0 : cmd.expiresAt < this.now();
+    if (expired) {
       void this.ack({ v: 1, id: cmd.id, result: 'failed', detail: 'expired' });
       return;
     }
     this.executed.push(cmd);
-    if (['00', '01', '04', '07', '08', 'POWERUP'].includes(cmd.order)) this.lastActivityAt = Date.now();
-    void this.execute(cmd).catch((err: unknown) => this.options.log(`${this.serial}: ${cmd.order} failed: ${String(err)}`));
+    if (['00', '01', '04', '07', '08', 'POWERUP'].includes(cmd.order)) this.lastActivityAt = this.now();
+    void this.execute(cmd).catch((err: unknown) =>
+      this.options.log(`${this.serial}: ${cmd.order} failed: ${String(err)}`),
+    );
   }
 
   private async execute(cmd: device.CommandEnvelope) {
-    const done = (detail?: string) => this.ack({ v: 1, id: cmd.id, result: 'succeeded', ...(detail ? { detail } : {}), state: this.changedState() });
+    const done = (detail?: string) =>
+      this.ack({
+        v: 1,
+        id: cmd.id,
+        result: 'succeeded',
+        ...(detail ? { detail } : {}),
+        state: this.changedState(),
+      });
     switch (cmd.order) {
       case '00':
         this.state.brightness = cmd.value as number;
@@ -228,7 +319,13 @@ export class SimulatedPanel {
       case '03':
         await done();
         await this.powerOff('rebooting');
-        setTimeout(() => void this.powerOn().catch((err: unknown) => this.options.log(`${this.serial}: restart failed: ${String(err)}`)), this.options.restartDelayMs).unref();
+        setTimeout(
+          () =>
+            void this.powerOn().catch((err: unknown) =>
+              this.options.log(`${this.serial}: restart failed: ${String(err)}`),
+            ),
+          this.options.restartDelayMs,
+        ).unref();
         return;
       case 'POWERUP':
         this.state.power = 'on';
@@ -261,13 +358,37 @@ export class SimulatedPanel {
         break;
       case 'OTA':
         return this.installOta(cmd.id, cmd.value as device.OtaValue);
+      case 'CERTIFICATE': {
+        const value = cmd.value as device.CertificateValue;
+        const sha256 = certificateFingerprint(value.pem);
+        if (sha256 === undefined)
+          return this.ack({ v: 1, id: cmd.id, result: 'failed', detail: 'unsupported' });
+        if (sha256 !== value.sha256)
+          return this.ack({ v: 1, id: cmd.id, result: 'failed', detail: 'checksum' });
+        this.certificate = value;
+        this.settings = { ...this.settings, certificateSha256: sha256 };
+        await this.publish('settings', this.settings);
+        break;
+      }
+      case 'OTA_CANCEL': {
+        const running = this.otaDownloads.get((cmd.value as { id: string }).id);
+        if (!running) return this.ack({ v: 1, id: cmd.id, result: 'failed', detail: 'notRunning' });
+        running.abort();
+        break;
+      }
     }
     return done();
   }
 
   /** What a command may have changed, carried by its acknowledgement. */
   private changedState(): NonNullable<device.CommandAck['state']> {
-    return { brightness: this.state.brightness, volume: this.state.volume, mute: this.state.mute, source: this.state.source, power: this.state.power };
+    return {
+      brightness: this.state.brightness,
+      volume: this.state.volume,
+      mute: this.state.mute,
+      source: this.state.source,
+      power: this.state.power,
+    };
   }
 
   /**
@@ -278,15 +399,29 @@ export class SimulatedPanel {
   private async showNotification(id: string, notice: device.OrderValue<'NOTIFY'>) {
     if (notice.audioUrl === undefined) {
       this.lastNotification = notice;
-      return this.ack({ v: 1, id, result: 'succeeded', detail: notice.level === 0 ? `shown, alarm ${notice.audio ?? 1}` : 'shown' });
+      return this.ack({
+        v: 1,
+        id,
+        result: 'succeeded',
+        detail: notice.level === 0 ? `shown, alarm ${notice.audio ?? 1}` : 'shown',
+      });
     }
     await this.ack({ v: 1, id, result: 'received' });
-    if (new URL(notice.audioUrl).origin !== new URL(this.options.serverUrl).origin || !notice.audioSha256 || !notice.audioSize) {
+    if (
+      new URL(notice.audioUrl).origin !== new URL(this.options.serverUrl).origin ||
+      !notice.audioSha256 ||
+      !notice.audioSize
+    ) {
       return this.ack({ v: 1, id, result: 'failed', detail: 'download' });
     }
     const creds = this.credentials!;
     const result = await downloadVerified({
-      url: notice.audioUrl, size: notice.audioSize, sha256: notice.audioSha256, username: creds.username, password: creds.password, progress: () => undefined,
+      url: notice.audioUrl,
+      size: notice.audioSize,
+      sha256: notice.audioSha256,
+      username: creds.username,
+      password: creds.password,
+      progress: () => undefined,
     });
     if (!result.ok) {
       this.options.log(`${this.serial}: notification audio failed: ${result.reason}`);
@@ -296,32 +431,124 @@ export class SimulatedPanel {
     return this.ack({ v: 1, id, result: 'succeeded', detail: `shown, played audio ${notice.audioSha256}` });
   }
 
-  /** OTA (protocol section 6): received, download with progress and resume, SHA-256, install, new version. */
+  /**
+   * Checks an OTA order as docs/device-protocol.md section 6.1 says, before downloading: the
+   * manifest verifies with the key from enrollment, it names this image (size, SHA-256, version),
+   * fits this machine type and current version, and is newer unless the task allows a downgrade.
+   * The reason of the first failed check, or undefined.
+   */
+  checkOta(ota: device.OtaValue): string | undefined {
+    const key = this.credentials?.firmwareKey?.publicKey;
+    if (!key) return 'signature';
+    const raw = Buffer.from(key, 'base64');
+    let verified = false;
+    try {
+      const publicKey = crypto.createPublicKey({
+        key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), raw]),
+        format: 'der',
+        type: 'spki',
+      });
+      verified = crypto.verify(
+        null,
+        Buffer.from(ota.manifest, 'utf8'),
+        publicKey,
+        Buffer.from(ota.signature, 'base64'),
+      );
+    } catch {
+      verified = false;
+    }
+    if (!verified) return 'signature';
+    const parsed = device.firmwareManifest.safeParse(JSON.parse(ota.manifest));
+    if (!parsed.success) return 'signature';
+    const m = parsed.data;
+    if (m.sha256 !== ota.sha256 || m.size !== ota.size || m.version !== ota.version) return 'signature';
+    if (!m.machineTypes.includes(this.state.machineType)) return 'model';
+    if (m.fromVersions.length && !m.fromVersions.includes(this.state.otaVersion)) return 'fromVersion';
+    if (!ota.allowDowngrade && compareVersions(m.version, this.state.otaVersion) <= 0) return 'downgrade';
+    return undefined;
+  }
+
+  /**
+   * OTA (protocol section 6): check the signed manifest, download with progress and resume,
+   * verify the SHA-256, install (offline for a while), come back with the new version.
+   */
   private async installOta(id: string, ota: device.OtaValue) {
-    await this.ack({ v: 1, id, result: 'received' });
+    const fail = async (detail: string) => {
+      this.otaFailures.push({ id, detail });
+      await this.ack({ v: 1, id, result: 'failed', detail });
+    };
+    const refused = this.checkOta(ota);
+    if (refused) return fail(refused);
+    // The reminder is shown before anything is installed; a virtual operator confirms it at once.
+    if (ota.reminder) this.shownReminders.push({ version: ota.version, reminder: ota.reminder });
+    await this.ack({
+      v: 1,
+      id,
+      result: 'received',
+      phase: 'downloading',
+      ...(ota.reminder ? { detail: 'reminder shown' } : {}),
+    });
     const creds = this.credentials!;
     let reportedAt = 0;
     this.state.otaCurrent = 0;
     this.state.otaTotal = ota.size;
     await this.publish('state', { v: 1, otaCurrent: 0, otaTotal: ota.size });
+    const abort = new AbortController();
+    this.otaDownloads.set(id, abort);
+    const corrupt = this.corruptNextOta || Math.random() < (this.options.otaCorruptRate ?? 0);
+    this.corruptNextOta = false;
     const result = await downloadVerified({
-      url: ota.url, size: ota.size, sha256: ota.sha256, username: creds.username, password: creds.password,
+      url: ota.url,
+      size: ota.size,
+      sha256: ota.sha256,
+      username: creds.username,
+      password: creds.password,
+      signal: abort.signal,
+      corrupt,
+      ...(corrupt ? { maxAttempts: 1 } : {}),
       progress: (received, total) => {
         this.state.otaCurrent = received;
-        if (Date.now() - reportedAt < (this.options.progressMs ?? 5000) || received === total) return;
-        reportedAt = Date.now();
-        void this.publish('state', { v: 1, otaCurrent: received, otaTotal: total }).catch((err: unknown) => this.options.log(`${this.serial}: progress: ${String(err)}`));
+        if (this.now() - reportedAt < (this.options.progressMs ?? 5000) || received === total) return;
+        reportedAt = this.now();
+        void this.publish('state', { v: 1, otaCurrent: received, otaTotal: total }).catch((err: unknown) =>
+          this.options.log(`${this.serial}: progress: ${String(err)}`),
+        );
       },
-    });
+    }).finally(() => this.otaDownloads.delete(id));
     if (!result.ok) {
       this.options.log(`${this.serial}: OTA ${ota.version} failed: ${result.reason}`);
       await this.publish('state', { v: 1, otaCurrent: this.state.otaCurrent, otaTotal: ota.size });
-      return this.ack({ v: 1, id, result: 'failed', detail: result.detail });
+      return fail(result.detail);
     }
-    this.state.otaVersion = ota.version;
+    await this.ack({ v: 1, id, result: 'received', phase: 'verifying' });
     this.state.otaCurrent = ota.size;
-    await this.publish('state', { v: 1, otaVersion: ota.version, otaCurrent: ota.size, otaTotal: ota.size });
-    return this.ack({ v: 1, id, result: 'succeeded', ...(result.resumed ? { detail: `resumed ${result.resumed}x` } : {}) });
+    await this.publish('state', { v: 1, otaCurrent: ota.size, otaTotal: ota.size });
+    if (Math.random() < (this.options.otaFailRate ?? 0)) return fail('install');
+    await this.ack({ v: 1, id, result: 'received', phase: 'installing' });
+    const installMs = this.options.installMs ?? 0;
+    if (installMs > 0) {
+      // Installing reboots the panel: offline for a while, back with the new version.
+      await this.powerOff('rebooting');
+      await new Promise((resolve) => setTimeout(resolve, installMs));
+      this.state.otaVersion = ota.version;
+      this.otaInstalls++;
+      await this.powerOn();
+    } else {
+      this.state.otaVersion = ota.version;
+      this.otaInstalls++;
+      await this.publish('state', {
+        v: 1,
+        otaVersion: ota.version,
+        otaCurrent: ota.size,
+        otaTotal: ota.size,
+      });
+    }
+    return this.ack({
+      v: 1,
+      id,
+      result: 'succeeded',
+      ...(result.resumed ? { detail: `resumed ${result.resumed}x` } : {}),
+    });
   }
 
   private async virtualKey(cmd: device.CommandEnvelope, key: device.VirtualKey) {
@@ -339,22 +566,84 @@ export class SimulatedPanel {
     await this.ack({ v: 1, id: cmd.id, result: 'succeeded', state: this.changedState() });
   }
 
+  /**
+   * An abnormal log (protocol 5.4) with a new id: over MQTT while its payload fits 256 KiB,
+   * otherwise uploaded whole over HTTP with the panel's credentials. Answers the id.
+   */
+  async reportLog(log: {
+    fileName: string;
+    appName: string;
+    occurredAt: number;
+    text: string;
+  }): Promise<string> {
+    const payload = { v: 1 as const, id: randomUUID(), model: this.state.model, ...log };
+    const json = JSON.stringify(payload);
+    if (Buffer.byteLength(json) <= device.MAX_LOG_PAYLOAD_BYTES) {
+      await this.publish('log', payload);
+      return payload.id;
+    }
+    const creds = this.credentials!;
+    const response = await fetch(`${this.options.serverUrl}/device/abnormalLog`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`,
+      },
+      body: json,
+    });
+    if (!response.ok) throw new Error(`log upload refused: ${response.status} ${await response.text()}`);
+    return payload.id;
+  }
+
+  /** Sends the usage and abnormal logs of the last `days` days (idempotent ids: sent again, stored once). */
+  async sendHistory(days: number) {
+    const { usage, logs } = historyReports(this.serial, this.state.model, this.apps, days, this.now());
+    for (const report of usage) await this.publish('usage', report);
+    for (const log of logs) await this.publish('log', log);
+  }
+
+  /** Reminders shown before OTA installs (protocol 6: the OTA order's `reminder`), newest last. */
+  readonly shownReminders: Array<{ version: string; reminder: string }> = [];
+
   /** Periodic telemetry, screen time, and now and then an abnormal log. */
   private tick() {
     this.state.cpuTemperature = Math.round((42 + Math.random() * 12) * 10) / 10;
     this.state.ramUsed = Math.round(this.state.ramTotal * (0.3 + Math.random() * 0.3));
-    void this.publish('state', { v: 1, cpuTemperature: this.state.cpuTemperature, ramUsed: this.state.ramUsed, ts: Date.now() });
-    const now = Date.now();
+    void this.publish('state', {
+      v: 1,
+      cpuTemperature: this.state.cpuTemperature,
+      ramUsed: this.state.ramUsed,
+      ts: this.now(),
+    });
+    const now = this.now();
     const span = Math.min(now - this.usageSince, 86_400_000);
     const userApps = this.apps.filter((a) => a.appLevel === 0);
     const app = userApps[Math.floor(Math.random() * userApps.length)];
     void this.publish('usage', {
-      v: 1, from: this.usageSince, to: now, screenOnMs: span,
-      records: app ? [{ packageName: app.packageName, appName: app.appName, startedAt: this.usageSince, durationMs: Math.floor(span * 0.8) }] : [],
+      v: 1,
+      id: randomUUID(),
+      from: this.usageSince,
+      to: now,
+      screenOnMs: span,
+      records: app
+        ? [
+            {
+              packageName: app.packageName,
+              appName: app.appName,
+              startedAt: this.usageSince,
+              durationMs: Math.floor(span * 0.8),
+            },
+          ]
+        : [],
     });
     this.usageSince = now;
     if (app && Math.random() < this.options.abnormalLogChance) {
-      void this.publish('log', { v: 1, fileName: `anr-${now}.txt`, appName: app.appName, model: this.state.model, occurredAt: now, text: `ANR in ${app.packageName}\nReason: Input dispatching timed out` });
+      void this.reportLog({
+        fileName: `anr-${now}.txt`,
+        appName: app.appName,
+        occurredAt: now,
+        text: `ANR in ${app.packageName}\nReason: Input dispatching timed out`,
+      }).catch((err: unknown) => this.options.log(`${this.serial}: abnormal log not sent: ${String(err)}`));
     }
   }
 }

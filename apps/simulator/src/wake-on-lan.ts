@@ -32,7 +32,9 @@ export class SimulatedLan {
   }
 
   send(packet: Buffer): Promise<void> {
-    return new Promise((resolve, reject) => this.socket.send(packet, this.port, '127.0.0.1', (err) => (err ? reject(err) : resolve())));
+    return new Promise((resolve, reject) =>
+      this.socket.send(packet, this.port, '127.0.0.1', (err) => (err ? reject(err) : resolve())),
+    );
   }
 
   close() {

@@ -3,7 +3,7 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { ReplyEffects } from './api/ReplyEffects';
 import { RuntimeConfigGate } from './app/RuntimeConfig';
 import { FullPageSpin } from './app/FullPageSpin';
-import { PATHS } from './paths';
+import { homeView, PATHS } from './paths';
 
 // Every screen loads on demand so the first download stays small.
 const LoginPage = lazy(() => import('./features/auth/LoginPage'));
@@ -38,6 +38,9 @@ export function App() {
             <Route path="/forgetpassword" element={<ResetPasswordPage />} />
             <Route path="/netSpeed" element={<NetSpeedPage />} />
             <Route path={PATHS.active} element={<ActiveServerPage />} />
+            {/* Legacy routes of spec 1: the home page (the user's start view) and the device map. */}
+            <Route path="/index" element={<Navigate to={PATHS.home} replace />} />
+            <Route path="/map" element={<Navigate to={homeView('Map')} replace />} />
             {errorRoutes}
             <Route path="*" element={<Navigate to={PATHS.errorPage} replace />} />
           </Routes>

@@ -1,9 +1,8 @@
 import type { z } from 'zod';
+import type { Access } from './access.js';
 
-export type HttpMethod = 'GET' | 'POST';
-
-/** Who may make a call: anyone, or a signed-in session. Finer rules live in server policies. */
-export type CallAccess = 'public' | 'session';
+/** PATCH, HEAD and DELETE serve the resumable-upload (tus) endpoints only. */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'HEAD' | 'DELETE';
 
 /**
  * One HTTP call of the console: its path, method, parameters (query for GET, form or JSON body
@@ -13,12 +12,13 @@ export type CallAccess = 'public' | 'session';
 export interface CallDef<
   P extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
-  A extends CallAccess = CallAccess,
+  A extends Access = Access,
 > {
   method: HttpMethod;
   path: string;
   summary: string;
   tag: string;
+  /** Who may make the call (access.ts): enforced by the server before any handler runs. */
   access: A;
   params: P;
   reply: R;
@@ -26,8 +26,9 @@ export interface CallDef<
   produces?: string;
 }
 
-export const defineCall = <P extends z.ZodType, R extends z.ZodType, A extends CallAccess>(def: CallDef<P, R, A>) =>
-  def;
+export const defineCall = <P extends z.ZodType, R extends z.ZodType, const A extends Access>(
+  def: CallDef<P, R, A>,
+) => def;
 
 export type ParamsOf<C extends CallDef> = z.input<C['params']>;
 export type ParsedParamsOf<C extends CallDef> = z.output<C['params']>;

@@ -21,7 +21,10 @@ describe('day filters', () => {
 
   it('makes a day the caller’s day: Beijing’s 21 November starts at 16:00 UTC the day before', () => {
     expect(dayBounds('2026-11-21')).toEqual({ from: Date.UTC(2026, 10, 21), to: Date.UTC(2026, 10, 22) });
-    expect(dayBounds('2026-11-21', 480)).toEqual({ from: Date.UTC(2026, 10, 20, 16), to: Date.UTC(2026, 10, 21, 16) });
+    expect(dayBounds('2026-11-21', 480)).toEqual({
+      from: Date.UTC(2026, 10, 20, 16),
+      to: Date.UTC(2026, 10, 21, 16),
+    });
     expect(dayBounds('2026-11-21', -300).from).toBe(Date.UTC(2026, 10, 21, 5));
   });
 

@@ -16,8 +16,7 @@ export const okBase = z.object({
 });
 
 /** A success reply that carries one item in dataObject. */
-export const itemReply = <T extends z.ZodType>(item: T) =>
-  okBase.extend({ dataObject: item });
+export const itemReply = <T extends z.ZodType>(item: T) => okBase.extend({ dataObject: item });
 
 /** A success reply that carries one page of a list. */
 export const listReply = <T extends z.ZodType>(item: T) =>

@@ -6,19 +6,45 @@ const special = { special: true };
 
 describe('menus and start views by user type', () => {
   it('gives each user type the menu of spec 1 section 2', () => {
-    expect(menuFor({ userType: '0', state: 1 }, normal)).toEqual(['license', 'otaPromote', 'ServeList', 'errorMsg']);
+    expect(menuFor({ userType: '0', state: 1 }, normal)).toEqual([
+      'license',
+      'otaPromote',
+      'ServeList',
+      'errorMsg',
+      'index1',
+    ]);
     expect(menuFor({ userType: '1', state: 1 }, special)).toEqual(['otaPromote', 'otaLog']);
     expect(menuFor({ userType: '1', state: 1 }, normal)).toEqual([
-      'index1', 'customerManage', 'otaPromote', 'certificate', 'netSpeed', 'otaLog', 'apkRenew', 'upgradeTactics',
+      'index1',
+      'customerManage',
+      'otaPromote',
+      'certificate',
+      'netSpeed',
+      'otaLog',
+      'apkRenew',
+      'upgradeTactics',
     ]);
     expect(menuFor({ userType: '2', state: 1 }, normal)).toEqual(['index2', 'operationLog', 'customer']);
     expect(menuFor({ userType: '2', state: 0 }, normal)).toEqual(['customer']);
     expect(menuFor({ userType: '3', state: 1 }, normal)).toEqual([
-      'index1', 'customerManage', 'otaPromote', 'operationLog', 'abnormalLog',
+      'index1',
+      'customerManage',
+      'otaPromote',
+      'operationLog',
+      'abnormalLog',
     ]);
-    expect(menuFor({ userType: '3', state: 0 }, normal)).toEqual(['customerManage', 'otaPromote', 'abnormalLog']);
+    expect(menuFor({ userType: '3', state: 0 }, normal)).toEqual([
+      'customerManage',
+      'otaPromote',
+      'abnormalLog',
+    ]);
     expect(menuFor({ userType: '4', state: 1 }, normal)).toEqual([
-      'index2', 'deviceManage', 'upgradeManage', 'Broadcast', 'setting', 'report',
+      'index2',
+      'deviceManage',
+      'upgradeManage',
+      'Broadcast',
+      'setting',
+      'report',
     ]);
   });
 

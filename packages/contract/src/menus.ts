@@ -8,11 +8,39 @@ export const USER_TYPES = ['0', '1', '2', '3', '4'] as const;
 export type UserType = (typeof USER_TYPES)[number];
 
 export const VIEW_NAMES = [
-  'otaPromote', 'index1', 'index2', 'customerActive', 'license', 'personCenter',
-  'modifyPassword', 'deviceManage', 'customerManage', 'saleMan', 'otaVersion', 'machineManage',
-  'Labels', 'apk', 'certificate', 'customer', 'errorMsg', 'sourceManage', 'upgradeManage', 'Map',
-  'renew', 'netSpeed', 'operationLog', 'feedBack', 'Broadcast', 'setting', 'abnormalLog',
-  'ServeList', 'report', 'otaLog', 'apkRenew', 'upgradeTactics', 'warningMsg',
+  'otaPromote',
+  'index1',
+  'index2',
+  'customerActive',
+  'license',
+  'personCenter',
+  'modifyPassword',
+  'deviceManage',
+  'customerManage',
+  'saleMan',
+  'otaVersion',
+  'machineManage',
+  'Labels',
+  'apk',
+  'certificate',
+  'customer',
+  'errorMsg',
+  'sourceManage',
+  'upgradeManage',
+  'Map',
+  'renew',
+  'netSpeed',
+  'operationLog',
+  'feedBack',
+  'Broadcast',
+  'setting',
+  'abnormalLog',
+  'ServeList',
+  'report',
+  'otaLog',
+  'apkRenew',
+  'upgradeTactics',
+  'warningMsg',
 ] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
@@ -32,11 +60,21 @@ export function menuFor(user: ShellUser, deployment: Deployment): ViewName[] {
   const active = user.state === 1;
   switch (user.userType) {
     case '0':
-      return ['license', 'otaPromote', 'ServeList', 'errorMsg'];
+      // index1 (Dashboard B over every customer, with the server host's gauges) is added to the spec's menu.
+      return ['license', 'otaPromote', 'ServeList', 'errorMsg', 'index1'];
     case '1':
       return deployment.special
         ? ['otaPromote', 'otaLog']
-        : ['index1', 'customerManage', 'otaPromote', 'certificate', 'netSpeed', 'otaLog', 'apkRenew', 'upgradeTactics'];
+        : [
+            'index1',
+            'customerManage',
+            'otaPromote',
+            'certificate',
+            'netSpeed',
+            'otaLog',
+            'apkRenew',
+            'upgradeTactics',
+          ];
     case '2':
       return active ? ['index2', 'operationLog', 'customer'] : ['customer'];
     case '3':
@@ -80,6 +118,9 @@ const SUB_VIEWS: Partial<Record<ViewName, ViewName[]>> = {
   report: ['operationLog', 'feedBack'],
 };
 
+/** The views a view hosts as tabs or links (its sub-views), whoever may open them. */
+export const subViewsOf = (view: ViewName): readonly ViewName[] => SUB_VIEWS[view] ?? [];
+
 /** Every view the user may open: menu, their sub-views, the start view and the header pages. */
 export function allowedViews(user: ShellUser, deployment: Deployment): Set<ViewName> {
   if (mustActivate(user)) return new Set(['customerActive']);
@@ -87,7 +128,8 @@ export function allowedViews(user: ShellUser, deployment: Deployment): Set<ViewN
   const views = new Set<ViewName>([...menu, startView(user, deployment), 'personCenter', 'modifyPassword']);
   for (const view of menu) for (const sub of SUB_VIEWS[view] ?? []) views.add(sub);
   if (deployment.special) {
-    for (const hidden of ['abnormalLog', 'otaVersion', 'machineManage', 'sourceManage'] as const) views.delete(hidden);
+    for (const hidden of ['abnormalLog', 'otaVersion', 'machineManage', 'sourceManage'] as const)
+      views.delete(hidden);
   }
   return views;
 }

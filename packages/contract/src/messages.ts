@@ -1,5 +1,29 @@
-import enUS from './i18n/en-US.json' with { type: 'json' };
-import zhCN from './i18n/zh-CN.json' with { type: 'json' };
+import enUSBase from './i18n/en-US.json' with { type: 'json' };
+import zhCNBase from './i18n/zh-CN.json' with { type: 'json' };
+import { mergeCatalogs } from './merge-catalogs.js';
+import settingsEnUS from './i18n/settings.en-US.json' with { type: 'json' };
+import settingsZhCN from './i18n/settings.zh-CN.json' with { type: 'json' };
+import certificateEnUS from './i18n/certificate.en-US.json' with { type: 'json' };
+import certificateZhCN from './i18n/certificate.zh-CN.json' with { type: 'json' };
+import otaEnUS from './i18n/ota.en-US.json' with { type: 'json' };
+import otaZhCN from './i18n/ota.zh-CN.json' with { type: 'json' };
+import reportsEnUS from './i18n/reports.en-US.json' with { type: 'json' };
+import reportsZhCN from './i18n/reports.zh-CN.json' with { type: 'json' };
+import dashboardEnUS from './i18n/dashboard.en-US.json' with { type: 'json' };
+import dashboardZhCN from './i18n/dashboard.zh-CN.json' with { type: 'json' };
+
+// One pair of files per area (`i18n/<area>.en-US.json`, `i18n/<area>.zh-CN.json`) beside the
+// shared pair, so that areas add messages without touching each other's files.
+const areas: { 'en-US': Record<string, unknown>; 'zh-CN': Record<string, unknown> }[] = [
+  { 'en-US': settingsEnUS, 'zh-CN': settingsZhCN },
+  { 'en-US': certificateEnUS, 'zh-CN': certificateZhCN },
+  { 'en-US': otaEnUS, 'zh-CN': otaZhCN },
+  { 'en-US': reportsEnUS, 'zh-CN': reportsZhCN },
+  { 'en-US': dashboardEnUS, 'zh-CN': dashboardZhCN },
+];
+
+const enUS = mergeCatalogs(enUSBase, ...areas.map((a) => a['en-US']));
+const zhCN = mergeCatalogs(zhCNBase, ...areas.map((a) => a['zh-CN']));
 
 export const LANGUAGES = ['zh-CN', 'en-US'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -25,7 +49,11 @@ function lookup(catalog: Record<string, unknown>, key: string): string | undefin
 export const hasMessage = (key: string) => lookup(enUS, key) !== undefined;
 
 /** The message for `key` in `language`, with {{name}} placeholders filled; the key itself if unknown. */
-export function translate(language: Language, key: string, vars: Record<string, string | number> = {}): string {
+export function translate(
+  language: Language,
+  key: string,
+  vars: Record<string, string | number> = {},
+): string {
   const text = lookup(messageCatalogs[language], key) ?? lookup(enUS, key) ?? key;
   return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
 }

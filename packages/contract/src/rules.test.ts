@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isValidEmail, isValidPassword, isValidPhone, requiredText, textWidth, truncateToWidth } from './rules.js';
+import {
+  isValidEmail,
+  isValidPassword,
+  isValidPhone,
+  requiredText,
+  textWidth,
+  truncateToWidth,
+} from './rules.js';
 
 describe('shared validation rules', () => {
   it('counts non-ASCII characters as two width units', () => {

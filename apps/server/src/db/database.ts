@@ -1,9 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type SqliteDatabase as SqliteDialectDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
+import { isDatabaseUnavailable } from './errors.js';
 import type { Database } from './schema.js';
 
 export type Dialect = DatabaseTarget['kind'];
@@ -22,7 +30,12 @@ pg.types.setTypeParser(20, (value) => Number(value));
 export interface OpenOptions {
   /** PostgreSQL only: the schema to use (tests give each server its own). */
   schema?: string;
+  /** PostgreSQL only: where errors of pooled connections are reported (a stopped server sends them). */
+  onConnectionError?: (err: Error) => void;
 }
+
+const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
 
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
   if (target.kind === 'sqlite') {
@@ -32,16 +45,76 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const kysely = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    });
     return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
   }
+  const queryTimeoutMs = target.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const serverOptions = [
+    ...(options.schema ? [`-c search_path=${options.schema}`] : []),
+    // The server gives up on a statement a second before the client stops waiting for it, so
+    // nothing that the client answered 503 for commits later.
+    `-c statement_timeout=${queryTimeoutMs}`,
+    `-c idle_in_transaction_session_timeout=${queryTimeoutMs * 3}`,
+  ];
   const pool = new pg.Pool({
     connectionString: target.url,
     max: 10,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    options: serverOptions.join(' '),
+    // A frozen or unreachable database answers 503 within these, instead of every request hanging.
+    connectionTimeoutMillis: target.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    query_timeout: queryTimeoutMs + 1000,
+    keepAlive: true,
   });
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // A stopped or restarted PostgreSQL ends idle pooled connections with an error event (57P01);
+  // without a listener that event would end the process. The pool drops the client and makes new
+  // ones when the database is back.
+  pool.on('error', (err) => options.onConnectionError?.(err));
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: discardingBrokenClients(pool, (err) => options.onConnectionError?.(err)),
+    }),
+  });
   return { kysely, dialect: 'postgres', schema: options.schema ?? 'public', close: () => kysely.destroy() };
+}
+
+/**
+ * A connection whose query timed out or broke may still have that statement (or an open
+ * transaction) waiting on the server: it must not go back to the pool, where the next request
+ * would run inside it. It is closed instead (pg-pool destroys a client released with an error);
+ * an open transaction on a closed connection is rolled back by the server.
+ */
+function discardingBrokenClients(pool: pg.Pool, onCheckedOutError: (err: Error) => void): PostgresPool {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      // The pool listens for errors of idle connections only: one that the server ends while it
+      // is checked out (between two statements of a transaction) would otherwise be thrown.
+      const onError = (err: Error) => {
+        broken = err;
+        onCheckedOutError(err);
+      };
+      client.on('error', onError);
+      const note = (err: unknown) => {
+        if (isDatabaseUnavailable(err)) broken = err instanceof Error ? err : new Error(String(err));
+        throw err;
+      };
+      const query = ((...args: [string, ReadonlyArray<unknown>] | [unknown]) => {
+        const result = (client.query as (...a: unknown[]) => unknown)(...args);
+        return result instanceof Promise ? result.catch(note) : result;
+      }) as PostgresPoolClient['query'];
+      return {
+        query,
+        release: () => {
+          client.off('error', onError);
+          client.release(broken);
+        },
+      };
+    },
+    end: () => pool.end(),
+  };
 }
 
 const STATEMENT_CACHE_SIZE = 200;

@@ -24,8 +24,14 @@ export function jsonRows(dialect: Dialect, columns: JsonRowColumns, rows: unknow
   const varying = entries.flatMap((_, i) => (shared[i] ? [] : [i]));
   const json = JSON.stringify(rows.map((row) => varying.map((i) => row[i] ?? null)));
   const cells = entries.map(([name, type], i) => {
-    const cell = shared[i] ? sql`${first[i] ?? null}` : dialect === 'postgres' ? sql`e->>${sql.lit(varying.indexOf(i))}` : sql`value->>${sql.lit(varying.indexOf(i))}`;
-    return dialect === 'postgres' ? sql`(${cell})::${sql.raw(type)} AS ${sql.ref(name)}` : sql`${cell} AS ${sql.ref(name)}`;
+    const cell = shared[i]
+      ? sql`${first[i] ?? null}`
+      : dialect === 'postgres'
+        ? sql`e->>${sql.lit(varying.indexOf(i))}`
+        : sql`value->>${sql.lit(varying.indexOf(i))}`;
+    return dialect === 'postgres'
+      ? sql`(${cell})::${sql.raw(type)} AS ${sql.ref(name)}`
+      : sql`${cell} AS ${sql.ref(name)}`;
   });
   return dialect === 'postgres'
     ? sql`(SELECT ${sql.join(cells)} FROM jsonb_array_elements(${json}::jsonb) AS e) AS v`

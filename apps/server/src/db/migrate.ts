@@ -1,4 +1,10 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import {
+  Migrator,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+} from 'kysely';
 import type { Db, Dialect } from './database.js';
 import * as foundation from './migrations/001-foundation.js';
 import * as devices from './migrations/002-devices.js';
@@ -8,6 +14,13 @@ import * as deviceList from './migrations/005-device-list.js';
 import * as catalogs from './migrations/006-catalogs.js';
 import * as deviceSettings from './migrations/007-device-settings.js';
 import * as materials from './migrations/008-materials.js';
+import * as commandRequests from './migrations/009-command-requests.js';
+import * as labelNames from './migrations/010-label-names.js';
+import * as ota from './migrations/012-ota.js';
+import * as settings from './migrations/014-settings.js';
+import * as certificate from './migrations/014b-certificate.js';
+import * as reportsLogs from './migrations/016-reports-logs.js';
+import * as dashboards from './migrations/017-dashboards.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -23,20 +36,29 @@ const migrations: Record<string, DialectMigration> = {
   '006-catalogs': catalogs,
   '007-device-settings': deviceSettings,
   '008-materials': materials,
+  '009-command-requests': commandRequests,
+  '010-label-names': labelNames,
+  '012-ota': ota,
+  '014-settings': settings,
+  '014b-certificate': certificate,
+  '016-reports-logs': reportsLogs,
+  '017-dashboards': dashboards,
 };
 
 class StaticProvider implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
     return Object.fromEntries(
-      Object.entries(migrations).map(([name, m]) => [name, { up: (db: Kysely<unknown>) => m.up(db, this.dialect) }]),
+      Object.entries(migrations).map(([name, m]) => [
+        name,
+        { up: (db: Kysely<unknown>) => m.up(db, this.dialect) },
+      ]),
     );
   }
 }
 
-/** Brings the schema up to date; throws (and start-up stops) if a migration fails. */
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({
+function migrator(db: Db): Migrator {
+  return new Migrator({
     db: db.kysely,
     provider: new StaticProvider(db.dialect),
     // Named, because Kysely looks for its own tables in every schema and would take another's for ours.
@@ -45,7 +67,20 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     // only its own tables, so a database that has a later one may still receive an earlier one.
     allowUnorderedMigrations: true,
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+function applied(outcome: MigrationResultSet): string[] {
+  const { error, results } = outcome;
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Brings the schema up to date; throws (and start-up stops) if a migration fails. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  return applied(await migrator(db).migrateToLatest());
+}
+
+/** Brings the schema up to the named migration (tests of what a migration does to existing rows). */
+export async function migrateTo(db: Db, name: string): Promise<string[]> {
+  return applied(await migrator(db).migrateTo(name));
 }

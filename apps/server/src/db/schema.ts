@@ -4,6 +4,10 @@ import type { DeviceListTables } from './schema-device-list.js';
 import type { MaterialTables } from './schema-materials.js';
 import type { CatalogTables } from './schema-catalogs.js';
 import type { DeviceDetailTables } from './schema-device-detail.js';
+import type { SettingTables } from './schema-settings.js';
+import type { OtaTables } from './schema-ota.js';
+import type { ReportTables } from './schema-reports.js';
+import type { DashboardTables } from './schema-dashboards.js';
 import type { Generated, GeneratedAlways } from 'kysely';
 
 /** Times are epoch milliseconds everywhere (INTEGER in SQLite, BIGINT in PostgreSQL). */
@@ -110,17 +114,28 @@ export interface DevicesTable {
   power: string | null;
   last_seen_at: number | null;
   enrolled_at: number;
+  /** Minutes east of UTC the panel reports (migration 012), for policies' time-zone windows. */
+  utc_offset: number | null;
+  /** Where the map places the panel (migration 017): 'gps' its own position, 'ip' its public IP, '' nowhere. */
+  geo_source: Generated<string>;
+  geo_latitude: number | null;
+  geo_longitude: number | null;
+  /** Country of the world map and province of the China map ('' when none). */
+  geo_country: Generated<string>;
+  geo_province: Generated<string>;
 }
 
-export interface GroupsTable {
+/** A label of one organisation (the spec's group or tag). */
+export interface LabelsTable {
   id: Generated<number>;
   org_id: number;
   name: string;
   created_at: number;
 }
 
-export interface GroupDevicesTable {
-  group_id: number;
+/** Which devices carry which label. */
+export interface LabelDevicesTable {
+  label_id: number;
   device_id: number;
   org_id: number;
 }
@@ -142,6 +157,19 @@ export interface CommandsTable {
   relay_for: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/** A label command request by its idempotency key (migration 009): a repeated key answers this row's result. */
+export interface CommandRequestsTable {
+  org_id: number;
+  /** The UUID the console made for one click. */
+  idempotency_key: string;
+  /** SHA-256 of what was asked (order, value, labels): the same key for another command is refused. */
+  fingerprint: string;
+  /** The first result: how many commands the request created. */
+  command_count: number;
+  created_by: number | null;
+  created_at: number;
 }
 
 export interface DeviceAppsTable {
@@ -172,6 +200,8 @@ export interface ScreenTimeTable {
   from_at: number;
   to_at: number;
   screen_on_ms: number;
+  /** The id the panel gave the usage report (protocol 5.3): stored once per device. */
+  report_id: string | null;
 }
 
 export interface AbnormalLogsTable {
@@ -187,9 +217,26 @@ export interface AbnormalLogsTable {
   text: string;
   /** 1 processed, 0 not yet. */
   status: Generated<number>;
+  /** The id the panel gave the log (protocol 5.4): stored once per device. */
+  report_id: string | null;
+  /** Characters of `text` (null for rows from before migration 016). */
+  text_length: number | null;
+  processed_by: string | null;
+  processed_at: number | null;
 }
 
-export interface Database extends AccountTables, ServerTables, MaterialTables, CatalogTables, DeviceDetailTables, DeviceListTables {
+export interface Database
+  extends
+    AccountTables,
+    ServerTables,
+    MaterialTables,
+    CatalogTables,
+    DeviceDetailTables,
+    DeviceListTables,
+    SettingTables,
+    OtaTables,
+    ReportTables,
+    DashboardTables {
   organisations: OrganisationsTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -197,9 +244,10 @@ export interface Database extends AccountTables, ServerTables, MaterialTables, C
   login_failures: LoginFailuresTable;
   enrollment_secrets: EnrollmentSecretsTable;
   devices: DevicesTable;
-  groups: GroupsTable;
-  group_devices: GroupDevicesTable;
+  labels: LabelsTable;
+  label_devices: LabelDevicesTable;
   commands: CommandsTable;
+  command_requests: CommandRequestsTable;
   device_apps: DeviceAppsTable;
   app_usage: AppUsageTable;
   screen_time: ScreenTimeTable;

@@ -2,25 +2,54 @@ import { spawn } from 'node:child_process';
 import { buildApp } from '../app.js';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
-import { DeviceService } from '../modules/devices/service.js';
-import { DeviceRepository } from '../modules/devices/repository.js';
-import { EnrollmentRepository } from '../modules/devices/enrollment-repository.js';
+import { UserRepository } from '../modules/users/repository.js';
 import { loadPepper } from '../security/pepper.js';
 import { seedAccounts } from './seed-accounts.js';
+import { seedDemoSettings } from './demo-settings.js';
+import { seedDemoOta } from './demo-ota.js';
+import { seedTipsAndReminders } from './seed-tips.js';
 
 /** `npm run demo`: the server (captcha on) with the demo customer and 30 simulated panels. */
-const config = loadConfig({ DATA_DIR: './data/demo', MQTT_PORT: '0', ...process.env });
+// The dashboards' gauges and history are sampled every 30 s in the demo (5 minutes by default).
+const config = loadConfig({
+  DATA_DIR: './data/demo',
+  MQTT_PORT: '0',
+  HISTORY_SAMPLE_MS: '30000',
+  ...process.env,
+});
 const app = await buildApp(config, { logger: false });
-const existing = await app.db.kysely.selectFrom('users').select('org_id').where('user_name', '=', 'operator1').executeTakeFirst();
-const customerId = existing?.org_id ?? (await seedAccounts(app.db, loadPepper(config.passwordPepper, config.dataDir), systemClock)).customerId;
-const enrollment = new DeviceService(new DeviceRepository(app.db.kysely), new EnrollmentRepository(app.db.kysely), systemClock, { mqttUrls: [], keepaliveSeconds: 30 }, () => undefined);
-const { enrollmentSecret } = await enrollment.enrollmentSecret(customerId);
+const existing = await new UserRepository(app.db.kysely).findByName('operator1');
+const customerId =
+  existing?.org_id ??
+  (await seedAccounts(app.db, loadPepper(config.passwordPepper, config.dataDir), systemClock)).customerId;
+const { enrollmentSecret } = await app.devices.enrollmentSecrets.enrollmentSecret(customerId);
+await seedTipsAndReminders(app.db, systemClock.now());
 await app.http.listen({ port: config.port, host: config.host });
+const seededSettings = await seedDemoSettings(`http://127.0.0.1:${config.port}`, app.db);
 
 const simulator = spawn(
   process.execPath,
-  ['--import', 'tsx', new URL('../../../simulator/src/cli.ts', import.meta.url).pathname,
-    '--devices', '30', '--server', `http://127.0.0.1:${config.port}`, '--mqtt', `mqtt://127.0.0.1:${app.devices.mqttPort}`, '--secret', enrollmentSecret, '--prefix', 'DEMO'],
+  [
+    '--import',
+    'tsx',
+    new URL('../../../simulator/src/cli.ts', import.meta.url).pathname,
+    '--devices',
+    '30',
+    '--server',
+    `http://127.0.0.1:${config.port}`,
+    '--mqtt',
+    `mqtt://127.0.0.1:${app.devices.mqttPort}`,
+    '--secret',
+    enrollmentSecret,
+    '--prefix',
+    'DEMO',
+    // Six weeks of usage and logs the panels "kept while offline": every report has data.
+    '--history-days',
+    '45',
+    // Panels in several cities, some placed on the map by their public IP only.
+    '--places',
+    'spread',
+  ],
   { stdio: 'inherit' },
 );
 console.log(`
@@ -29,7 +58,15 @@ PanelFleet demo at ${config.baseUrl} (captcha ${config.captcha ? 'on' : 'off'})
   or customer1 / customer123 (the company account), admin / ${config.adminPassword ? '<ADMIN_PASSWORD>' : 'see the log of the first start'} (platform)
   30 simulated panels DEMO-00001..DEMO-00030 enroll with the company secret ${enrollmentSecret}
   device data: GET /platform/device/list?start=1&size=50 (signed in)
+  saved settings: ${seededSettings ? `${seededSettings} made now` : 'as left by the last run'} (Settings page; push them to DEMO panels)
+  dashboards: operator1 and customer1 land on Dashboard A, manager1 and sales1 on Dashboard B;
+  the Map tab of device management shows the panels (some placed by their public IP)
 Ctrl+C stops everything.`);
+
+// The OTA screens get real data: a file and a finished rollout, through the API and the protocol.
+seedDemoOta(app, `http://127.0.0.1:${config.port}`, (m) => console.log(m)).catch((err: unknown) =>
+  console.error(`demo OTA not seeded: ${String(err)}`),
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

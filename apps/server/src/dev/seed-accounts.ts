@@ -46,8 +46,20 @@ export async function seedAccounts(
   const platform = await orgs.findPlatform();
   if (!platform) throw new Error('seedAccounts needs a migrated database with its platform organisation');
   const now = clock.now();
-  const distributorId = await orgs.insert({ parent_id: platform.id, kind: 'distributor', name: 'North Sales Ltd', user_quota: 10, created_at: now });
-  const customerId = await orgs.insert({ parent_id: distributorId, kind: 'customer', name: 'Riverside School', user_quota: 5, created_at: now });
+  const distributorId = await orgs.insert({
+    parent_id: platform.id,
+    kind: 'distributor',
+    name: 'North Sales Ltd',
+    user_quota: 10,
+    created_at: now,
+  });
+  const customerId = await orgs.insert({
+    parent_id: distributorId,
+    kind: 'customer',
+    name: 'Riverside School',
+    user_quota: 5,
+    created_at: now,
+  });
   const userIds: Record<string, number> = {};
   for (const user of users) {
     userIds[user.userName] = await repo.insert({

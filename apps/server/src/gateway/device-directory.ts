@@ -10,17 +10,22 @@ export interface KnownDevice {
 
 /**
  * Device credentials by key, cached so that thousands of (re)connects and messages do not each
- * read the database. Enrollment and re-enrollment call `forget`.
+ * read the database. Enrollment, re-enrollment, disabling and deletion call `forget`. Only an
+ * enabled panel is known: a disabled one may not connect and its messages are not stored.
  */
 export class DeviceDirectory {
   private cache = new Map<string, DeviceCredentials | null>();
+  /** Moves at every `forget`: a read that began before it must not cache what it found. */
+  private generation = 0;
 
   constructor(private readonly devices: DeviceRepository) {}
 
   private async credentials(deviceKey: string): Promise<DeviceCredentials | null> {
     const cached = this.cache.get(deviceKey);
     if (cached !== undefined) return cached;
-    const found = (await this.devices.findCredentials(deviceKey)) ?? null;
+    const generation = this.generation;
+    const found = (await this.devices.credentialsForPanel(deviceKey)) ?? null;
+    if (generation !== this.generation) return found;
     if (this.cache.size > 200_000) this.cache.clear();
     this.cache.set(deviceKey, found);
     return found;
@@ -45,10 +50,11 @@ export class DeviceDirectory {
   }
 
   forget(deviceKey: string) {
+    this.generation++;
     this.cache.delete(deviceKey);
   }
 }
 
 function knownOf(deviceKey: string, found: DeviceCredentials | null | undefined): KnownDevice | undefined {
-  return found ? { id: found.id, orgId: found.org_id, deviceKey } : undefined;
+  return found && found.state === 1 ? { id: found.id, orgId: found.org_id, deviceKey } : undefined;
 }

@@ -23,7 +23,11 @@ export const panelRole = (deviceKey: string) => `panelfleet-panel-${deviceKey}`;
 
 /** The ACL of docs/device-protocol.md section 4 for one panel, as literal dynsec entries. */
 export function panelAcls(deviceKey: string) {
-  const publish = device.DEVICE_PUBLISH_KINDS.map((kind) => ({ acltype: 'publishClientSend', topic: device.deviceTopic(deviceKey, kind), allow: true }));
+  const publish = device.DEVICE_PUBLISH_KINDS.map((kind) => ({
+    acltype: 'publishClientSend',
+    topic: device.deviceTopic(deviceKey, kind),
+    allow: true,
+  }));
   const commands = device.commandTopic(deviceKey);
   return [
     ...publish,
@@ -42,9 +46,21 @@ export function provisionCommands(deviceKey: string, password: string): DynsecCo
     { command: 'deleteClient', username: deviceKey },
     { command: 'deleteRole', rolename },
     { command: 'createRole', rolename, acls: panelAcls(deviceKey) },
-    { command: 'createClient', username: deviceKey, password, clientid: deviceKey, roles: [{ rolename, priority: 1 }] },
+    {
+      command: 'createClient',
+      username: deviceKey,
+      password,
+      clientid: deviceKey,
+      roles: [{ rolename, priority: 1 }],
+    },
   ];
 }
+
+/** A deleted panel: its client (Mosquitto disconnects it) and its role go. */
+export const removeCommands = (deviceKey: string): DynsecCommand[] => [
+  { command: 'deleteClient', username: deviceKey },
+  { command: 'deleteRole', rolename: panelRole(deviceKey) },
+];
 
 export const enableCommands = (deviceKey: string, enabled: boolean): DynsecCommand[] => [
   { command: enabled ? 'enableClient' : 'disableClient', username: deviceKey },

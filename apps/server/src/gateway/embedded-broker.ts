@@ -5,6 +5,7 @@ import { device } from '@panelfleet/contract';
 import type { Aedes, AuthenticateError, Client } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import type { DeviceDirectory } from './device-directory.js';
+import { guardConnection, type FrameScanner, type PacketLimits } from './packet-guard.js';
 import { qos0PublishPacket } from './publish-packet.js';
 import type { DeviceTransport, GatewayLog, TransportHandlers } from './transport.js';
 
@@ -17,6 +18,10 @@ export interface EmbeddedBrokerOptions {
   directory: Pick<DeviceDirectory, 'verify'>;
   log: GatewayLog;
 }
+
+const LIMITS: PacketLimits = { connect: device.MAX_CONNECT_BYTES, packet: device.MAX_PACKET_BYTES };
+/** A WebSocket message carries at most one packet, fixed header (≤ 5 bytes) included. */
+const MAX_WEBSOCKET_MESSAGE = device.MAX_PACKET_BYTES + 5;
 
 const BAD_CREDENTIALS = 4;
 const IDENTIFIER_REJECTED = 2;
@@ -38,6 +43,8 @@ export class EmbeddedBroker implements DeviceTransport {
   private wss: WebSocketServer | undefined;
   /** The live connection of each panel, so a stale connection's disconnect does not mark it offline. */
   private current = new Map<string, Client>();
+  /** The packet-size guard of each connection, told when the broker accepts it. */
+  private scanners = new WeakMap<object, FrameScanner>();
 
   constructor(private readonly options: EmbeddedBrokerOptions) {}
 
@@ -47,9 +54,11 @@ export class EmbeddedBroker implements DeviceTransport {
     const broker = await Aedes.createBroker({
       authenticate: (client, username, password, done) => {
         const key = username ?? '';
-        if (!device.DEVICE_KEY_PATTERN.test(key) || !password) return done(refusal('bad credentials', BAD_CREDENTIALS), false);
+        if (!device.DEVICE_KEY_PATTERN.test(key) || !password)
+          return done(refusal('bad credentials', BAD_CREDENTIALS), false);
         // Checked before Aedes takes over an existing session, so a thief never disconnects the owner.
-        if (client.id !== key) return done(refusal('client id must equal the device key', IDENTIFIER_REJECTED), false);
+        if (client.id !== key)
+          return done(refusal('client id must equal the device key', IDENTIFIER_REJECTED), false);
         directory.verify(key, password.toString('utf8')).then(
           (ok) => {
             if (!ok) log.warn({ deviceKey: key }, 'device refused: wrong credentials');
@@ -64,7 +73,8 @@ export class EmbeddedBroker implements DeviceTransport {
       authorizePublish: (client, packet, done) => {
         if (!client) return done(null);
         const topic = device.parseDeviceTopic(packet.topic);
-        const allowed = topic !== undefined && topic.deviceKey === client.id && topic.kind !== device.COMMAND_KIND;
+        const allowed =
+          topic !== undefined && topic.deviceKey === client.id && topic.kind !== device.COMMAND_KIND;
         const retainAllowed = !packet.retain || topic?.kind === 'presence';
         if (allowed && retainAllowed) {
           // Presence comes from connections here, so the broker never stores it: a retained
@@ -84,6 +94,7 @@ export class EmbeddedBroker implements DeviceTransport {
     this.broker = broker;
 
     broker.on('clientReady', (client) => {
+      this.scanners.get(client.conn)?.accept();
       this.current.set(client.id, client);
       handlers.presence(client.id, true);
     });
@@ -93,7 +104,8 @@ export class EmbeddedBroker implements DeviceTransport {
       handlers.presence(client.id, false);
     });
     broker.on('subscribe', (subscriptions, client) => {
-      if (client && subscriptions.some((s) => s.topic === device.commandTopic(client.id))) handlers.ready(client.id);
+      if (client && subscriptions.some((s) => s.topic === device.commandTopic(client.id)))
+        handlers.ready(client.id);
     });
 
     // Presence comes from connections here; the panels' presence messages and wills are for external brokers.
@@ -106,7 +118,12 @@ export class EmbeddedBroker implements DeviceTransport {
               `${device.TOPIC_ROOT}/+/${kind}`,
               (packet, callback) => {
                 const topic = device.parseDeviceTopic(packet.topic);
-                if (topic) handlers.message(topic.deviceKey, kind, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload));
+                if (topic)
+                  handlers.message(
+                    topic.deviceKey,
+                    kind,
+                    Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
+                  );
                 // Not synchronously: when thousands of messages queue up in Aedes' emitter, each
                 // synchronous completion starts the next message one frame deeper, until the stack
                 // overflows (seen with 10,000 panels acknowledging a label command).
@@ -119,7 +136,7 @@ export class EmbeddedBroker implements DeviceTransport {
     );
 
     if (this.options.tcpPort !== null) {
-      const tcp = net.createServer((socket) => broker.handle(socket));
+      const tcp = net.createServer((socket) => this.accept(broker, socket));
       this.tcp = tcp;
       await new Promise<void>((resolve, reject) => {
         tcp.once('error', reject);
@@ -128,19 +145,32 @@ export class EmbeddedBroker implements DeviceTransport {
       const address = tcp.address();
       this.port = typeof address === 'object' && address ? address.port : undefined;
     }
-    if (this.options.webSocket) this.attachWebSocket(broker, this.options.webSocket.server, this.options.webSocket.path);
+    if (this.options.webSocket)
+      this.attachWebSocket(broker, this.options.webSocket.server, this.options.webSocket.path);
   }
 
   private attachWebSocket(broker: Aedes, server: HttpServer, path: string) {
-    const wss = new WebSocketServer({ noServer: true });
+    const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WEBSOCKET_MESSAGE });
     this.wss = wss;
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (new URL(request.url ?? '/', 'http://x').pathname !== path) {
         socket.destroy();
         return;
       }
-      wss.handleUpgrade(request, socket, head, (ws) => broker.handle(createWebSocketStream(ws), request));
+      wss.handleUpgrade(request, socket, head, (ws) =>
+        this.accept(broker, createWebSocketStream(ws), request),
+      );
     });
+  }
+
+  /** Hands a connection to Aedes behind the packet-size guard (docs/device-protocol.md section 4). */
+  private accept(broker: Aedes, conn: Duplex, request?: IncomingMessage) {
+    const remote = request?.socket.remoteAddress ?? (conn as Partial<net.Socket>).remoteAddress;
+    const scanner = guardConnection(conn, LIMITS, (reason) =>
+      this.options.log.warn({ remote, reason }, 'MQTT connection closed: packet over the limit'),
+    );
+    this.scanners.set(conn, scanner);
+    broker.handle(conn, request);
   }
 
   publishCommand(deviceKey: string, payload: string): Promise<void> {
@@ -156,8 +186,25 @@ export class EmbeddedBroker implements DeviceTransport {
       return Promise.resolve();
     }
     return new Promise((resolve, reject) =>
-      broker.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: device.COMMAND_QOS, retain: false, dup: false }, (err) => (err ? reject(err) : resolve())),
+      broker.publish(
+        {
+          cmd: 'publish',
+          topic,
+          payload: Buffer.from(payload),
+          qos: device.COMMAND_QOS,
+          retain: false,
+          dup: false,
+        },
+        (err) => (err ? reject(err) : resolve()),
+      ),
     );
+  }
+
+  disconnect(deviceKey: string) {
+    const client = this.current.get(deviceKey);
+    if (!client) return;
+    this.options.log.info({ deviceKey }, 'device disconnected: it may no longer connect');
+    client.close();
   }
 
   /** Topics the broker keeps retained messages for (none in normal operation; diagnostics and tests). */
@@ -166,7 +213,9 @@ export class EmbeddedBroker implements DeviceTransport {
     if (!broker) return [];
     const topics: string[] = [];
     // Aedes' typings omit its persistence; this is the documented aedes-persistence interface.
-    const { persistence } = broker as unknown as { persistence: { createRetainedStream(pattern: string): AsyncIterable<{ topic: string }> } };
+    const { persistence } = broker as unknown as {
+      persistence: { createRetainedStream(pattern: string): AsyncIterable<{ topic: string }> };
+    };
     for await (const packet of persistence.createRetainedStream('#')) topics.push(packet.topic);
     return topics;
   }

@@ -1,12 +1,23 @@
 import { device } from '@panelfleet/contract';
 import mqtt, { type MqttClient } from 'mqtt';
-import { DYNSEC_CONTROL_TOPIC, DYNSEC_RESPONSE_TOPIC, enableCommands, provisionCommands, unexpectedErrors, type DynsecCommand, type DynsecResponse } from './dynsec.js';
+import {
+  DYNSEC_CONTROL_TOPIC,
+  DYNSEC_RESPONSE_TOPIC,
+  enableCommands,
+  provisionCommands,
+  removeCommands,
+  unexpectedErrors,
+  type DynsecCommand,
+  type DynsecResponse,
+} from './dynsec.js';
+import { bounded } from './bounded.js';
 import type { DeviceTransport, GatewayLog, TransportHandlers } from './transport.js';
 
 /** Keeps a broker's own user database in step with the panels' credentials (enrollment, disabling). */
 export interface CredentialSync {
   credentialsChanged(deviceKey: string, password: string): Promise<void>;
   enabledChanged(deviceKey: string, enabled: boolean): Promise<void>;
+  removed(deviceKey: string): Promise<void>;
 }
 
 const CONTROL_TIMEOUT_MS = 10_000;
@@ -37,10 +48,23 @@ export class ExternalBroker implements DeviceTransport, CredentialSync {
   async start(handlers: TransportHandlers): Promise<void> {
     // Credentials may come in the URL (mqtt://user:password@host:port); passed explicitly.
     const parsed = new URL(this.url);
-    const credentials = parsed.username ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) } : {};
-    const client = await mqtt.connectAsync(this.url, { clientId: this.clientId, clean: true, reconnectPeriod: 1000, protocolVersion: 5, ...credentials });
+    const credentials = parsed.username
+      ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) }
+      : {};
+    const client = await mqtt.connectAsync(this.url, {
+      clientId: this.clientId,
+      clean: true,
+      reconnectPeriod: 1000,
+      protocolVersion: 5,
+      ...credentials,
+    });
     this.client = client;
     client.on('error', (err) => this.log.error({ err }, 'external broker error'));
+    // A broker that restarts keeps no sessions (and may keep no retained messages): panels that
+    // never come back would stay online for good. Presence is forgotten when the connection drops
+    // and learnt again after the reconnect from retained presence and the panels' announcements
+    // (mqtt.js subscribes again on its own).
+    client.on('close', () => handlers.presenceLost());
     client.on('message', (topicName, payload) => {
       if (topicName === DYNSEC_RESPONSE_TOPIC) return this.controlResponse(payload);
       const topic = device.parseDeviceTopic(topicName);
@@ -56,11 +80,14 @@ export class ExternalBroker implements DeviceTransport, CredentialSync {
       if (parsed.data.online) handlers.ready(topic.deviceKey);
     });
     const dataKinds = device.DEVICE_PUBLISH_KINDS.filter((k) => k !== 'presence');
-    await client.subscribeAsync([
-      ...dataKinds.map((kind) => `$share/${device.SERVER_SHARE_GROUP}/${device.TOPIC_ROOT}/+/${kind}`),
-      `${device.TOPIC_ROOT}/+/presence`,
-      ...(this.provisioning === 'dynsec' ? [DYNSEC_RESPONSE_TOPIC] : []),
-    ], { qos: 1 });
+    await client.subscribeAsync(
+      [
+        ...dataKinds.map((kind) => `$share/${device.SERVER_SHARE_GROUP}/${device.TOPIC_ROOT}/+/${kind}`),
+        `${device.TOPIC_ROOT}/+/presence`,
+        ...(this.provisioning === 'dynsec' ? [DYNSEC_RESPONSE_TOPIC] : []),
+      ],
+      { qos: 1 },
+    );
   }
 
   async credentialsChanged(deviceKey: string, password: string) {
@@ -71,13 +98,27 @@ export class ExternalBroker implements DeviceTransport, CredentialSync {
     if (this.provisioning === 'dynsec') await this.dynsec(enableCommands(deviceKey, enabled));
   }
 
+  async removed(deviceKey: string) {
+    if (this.provisioning === 'dynsec') await this.dynsec(removeCommands(deviceKey));
+  }
+
+  /**
+   * Nothing to do here: the broker holds the connection. With dynamic-security provisioning,
+   * disabling, deleting or re-enrolling a panel changes its client there, and Mosquitto ends its
+   * connection itself; without provisioning the gateway only stops storing what it sends.
+   */
+  disconnect() {}
+
   /** Sends dynsec commands and fails unless every one succeeded (a delete of nothing is fine). */
   private dynsec(commands: DynsecCommand[]): Promise<void> {
     const run = async () => {
       const client = this.client;
       if (!client) throw new Error('external broker not connected');
       const answered = new Promise<DynsecResponse[]>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no answer from the dynamic-security plugin')), CONTROL_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => reject(new Error('no answer from the dynamic-security plugin')),
+          CONTROL_TIMEOUT_MS,
+        );
         this.pendingResponse = (responses) => {
           clearTimeout(timer);
           resolve(responses);
@@ -97,16 +138,30 @@ export class ExternalBroker implements DeviceTransport, CredentialSync {
     const resolve = this.pendingResponse;
     this.pendingResponse = undefined;
     if (!resolve) return this.log.warn({}, 'unexpected dynamic-security response');
-    resolve(Array.isArray(parsed?.responses) ? parsed.responses : [{ command: 'unknown', error: 'malformed response' }]);
+    resolve(
+      Array.isArray(parsed?.responses)
+        ? parsed.responses
+        : [{ command: 'unknown', error: 'malformed response' }],
+    );
   }
 
   async publishCommand(deviceKey: string, payload: string): Promise<void> {
-    if (!this.client) throw new Error('external broker not connected');
-    await this.client.publishAsync(device.commandTopic(deviceKey), payload, { qos: device.COMMAND_QOS, retain: false });
+    // Not queued while disconnected (mqtt.js would hold it, and its promise, until a reconnect that
+    // may never come): the command stays unacknowledged and is published again once the panel is back.
+    if (!this.client?.connected) throw new Error('external broker not connected');
+    await this.client.publishAsync(device.commandTopic(deviceKey), payload, {
+      qos: device.COMMAND_QOS,
+      retain: false,
+    });
   }
 
   async close(): Promise<void> {
-    await this.client?.endAsync();
+    const client = this.client;
+    if (!client) return;
+    // A clean end waits for every message in flight, which never completes without a broker.
+    if (client.connected)
+      await bounded('external broker disconnect', 2000, this.log, () => client.endAsync());
+    await client.endAsync(true);
   }
 }
 

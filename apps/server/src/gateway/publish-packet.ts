@@ -10,7 +10,8 @@ const MAX_REMAINING_LENGTH = 268_435_455;
 export function qos0PublishPacket(topic: string, payload: string): Buffer {
   const topicLength = Buffer.byteLength(topic);
   const remaining = 2 + topicLength + Buffer.byteLength(payload);
-  if (topicLength > 0xffff || remaining > MAX_REMAINING_LENGTH) throw new RangeError(`PUBLISH too large: topic ${topicLength} bytes, packet ${remaining} bytes`);
+  if (topicLength > 0xffff || remaining > MAX_REMAINING_LENGTH)
+    throw new RangeError(`PUBLISH too large: topic ${topicLength} bytes, packet ${remaining} bytes`);
   let lengthBytes = 1;
   for (let rest = remaining; rest >= 128; rest = Math.floor(rest / 128)) lengthBytes++;
   const packet = Buffer.allocUnsafe(1 + lengthBytes + remaining);

@@ -6,6 +6,11 @@ export interface TransportHandlers {
   presence(deviceKey: string, online: boolean): void;
   /** The panel has subscribed to its command topic: commands published now reach it. */
   ready(deviceKey: string): void;
+  /**
+   * The broker connection was lost: which panels are online is unknown until presence is learnt
+   * again (retained presence and the panels' own announcements after the reconnect).
+   */
+  presenceLost(): void;
 }
 
 /** The embedded Aedes broker or an external broker reached as a privileged client. */
@@ -14,6 +19,11 @@ export interface DeviceTransport {
   start(handlers: TransportHandlers): Promise<void>;
   /** At the protocol's command QoS, never retained: the command service publishes again until acknowledged. */
   publishCommand(deviceKey: string, payload: string): Promise<void>;
+  /**
+   * Ends the panel's connection now (it was disabled, deleted or re-enrolled), where the broker
+   * lets the server do so: the embedded one does; an external one is told through provisioning.
+   */
+  disconnect(deviceKey: string): void;
   close(): Promise<void>;
 }
 

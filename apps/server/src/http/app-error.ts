@@ -15,13 +15,13 @@ export class AppError extends Error {
 }
 
 /** A refusal whose text came from another PanelFleet server (the platform), already translated. */
-export class RelayedRefusal extends AppError {
+export class RelayedFail extends AppError {
   constructor(
     readonly text: string,
     errorCode?: string,
   ) {
     super('relayed', 200, {}, errorCode);
-    this.name = 'RelayedRefusal';
+    this.name = 'RelayedFail';
   }
 }
 

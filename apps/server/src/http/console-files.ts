@@ -13,7 +13,13 @@ export async function installConsoleFiles(app: FastifyInstance, webDist: string)
   const index = path.join(webDist, 'index.html');
   const built = fs.existsSync(index);
   if (built) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1h', immutable: false });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      maxAge: '1h',
+      immutable: false,
+    });
   } else {
     app.log.warn({ webDist }, 'console not built: run `npm run build:web` (npm start does this)');
   }

@@ -1,12 +1,39 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_EXPIRED_STATUS, translate, type FailReply } from '@panelfleet/contract';
-import { AppError, RelayedRefusal, SessionExpiredError } from './app-error.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import { Refusal, RelayedRefusal, SessionEnded, type RefusalKind } from '../refusal.js';
+import { AppError, RelayedFail, SessionExpiredError } from './app-error.js';
 import { requestLanguage } from './language.js';
+
+/** The HTTP status of each kind of refusal: decided here, at the edge, and nowhere else. */
+export const STATUS_OF_REFUSAL: Record<RefusalKind, number> = {
+  declined: 200,
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  notFound: 404,
+  conflict: 409,
+  gone: 410,
+  tooLarge: 413,
+  rangeNotSatisfiable: 416,
+  tooMany: 429,
+  upstreamFailed: 502,
+  unavailable: 503,
+};
+
+/** A service's refusal as the edge answers it: an ended session with the 518 marker, a relayed one with its text. */
+export const asAppError = (refusal: Refusal) =>
+  refusal instanceof SessionEnded
+    ? new SessionExpiredError(refusal.reason)
+    : refusal instanceof RelayedRefusal
+      ? new RelayedFail(refusal.text, refusal.errorCode)
+      : new AppError(refusal.key, STATUS_OF_REFUSAL[refusal.kind], refusal.vars, refusal.errorCode);
 
 export function sendFail(request: FastifyRequest, reply: FastifyReply, error: AppError) {
   const body: FailReply = {
     hhtStatus: 'fail',
-    hhtMsg: error instanceof RelayedRefusal ? error.text : translate(requestLanguage(request), error.key, error.vars),
+    hhtMsg:
+      error instanceof RelayedFail ? error.text : translate(requestLanguage(request), error.key, error.vars),
     ...(error.errorCode ? { hhtErrorCode: error.errorCode } : {}),
     ...(error instanceof SessionExpiredError ? { status: SESSION_EXPIRED_STATUS } : {}),
   };
@@ -16,8 +43,22 @@ export function sendFail(request: FastifyRequest, reply: FastifyReply, error: Ap
 /** Turns every error into the spec's envelope; only real faults are 500s. */
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof Refusal) {
+      request.log.warn(
+        {
+          key: error.key,
+          kind: error.kind,
+          reason: error instanceof SessionEnded ? error.reason : undefined,
+        },
+        'request refused',
+      );
+      return sendFail(request, reply, asAppError(error));
+    }
     if (error instanceof AppError) {
-      request.log.warn({ key: error.key, reason: error instanceof SessionExpiredError ? error.reason : undefined }, 'request refused');
+      request.log.warn(
+        { key: error.key, reason: error instanceof SessionExpiredError ? error.reason : undefined },
+        'request refused',
+      );
       return sendFail(request, reply, error);
     }
     // Fastify's own 4xx (malformed JSON, body too large, bad content type) are the caller's mistakes.
@@ -25,6 +66,10 @@ export function installErrorHandling(app: FastifyInstance) {
       request.log.warn({ code: error.code, message: error.message }, 'malformed request');
       const key = error.statusCode === 429 ? 'common.tooManyRequests' : 'common.invalidParams';
       return sendFail(request, reply, new AppError(key, error.statusCode, { field: error.message }));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendFail(request, reply, asAppError(new Refusal('common.serviceUnavailable', 'unavailable')));
     }
     request.log.error({ err: error }, 'server fault');
     return sendFail(request, reply, new AppError('common.serverError', 500));

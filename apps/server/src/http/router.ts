@@ -1,18 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hasMessage, type CallDef, type Language, type ParsedParamsOf, type ReplyOf } from '@panelfleet/contract';
+import {
+  hasMessage,
+  type Access,
+  type CallDef,
+  type Language,
+  type ParsedParamsOf,
+  type ReplyOf,
+} from '@panelfleet/contract';
 import type { z } from 'zod';
 import { AppError } from './app-error.js';
+import { authorize, isAccess, type PanelCaller, type SessionUser } from './access.js';
 import { requestLanguage } from './language.js';
 
-/** The signed-in user as the server knows it for one request. */
-export interface SessionUser {
-  id: number;
-  orgId: number;
-  userName: string;
-  userType: '0' | '1' | '2' | '3' | '4';
-  activated: 0 | 1;
-  programRole: number;
-}
+export type { SessionUser } from './access.js';
 
 export interface CallContext<P> {
   params: P;
@@ -26,11 +26,22 @@ export interface SessionCallContext<P> extends CallContext<P> {
   session: { id: string; user: SessionUser };
 }
 
+export interface PanelCallContext<P> extends CallContext<P> {
+  panel: PanelCaller;
+}
+
 export type Authenticate = (request: FastifyRequest) => Promise<{ id: string; user: SessionUser }>;
 
-type Handler<C extends CallDef> = (
-  ctx: C['access'] extends 'session' ? SessionCallContext<ParsedParamsOf<C>> : CallContext<ParsedParamsOf<C>>,
-) => Promise<ReplyOf<C>>;
+/** Checks a panel's own credentials (its serial number and device password). */
+export type VerifyPanel = (deviceKey: string, password: string) => Promise<boolean>;
+
+type ContextOf<C extends CallDef> = C['access'] extends { kind: 'user' }
+  ? SessionCallContext<ParsedParamsOf<C>>
+  : C['access'] extends { kind: 'panel' }
+    ? PanelCallContext<ParsedParamsOf<C>>
+    : CallContext<ParsedParamsOf<C>>;
+
+type Handler<C extends CallDef> = (ctx: ContextOf<C>) => Promise<ReplyOf<C> | undefined>;
 
 /** The first problem of a failed parse, as a message key the caller can read. */
 export function validationError(error: z.ZodError): AppError {
@@ -40,27 +51,55 @@ export function validationError(error: z.ZodError): AppError {
   return new AppError('common.invalidParams', 400, { field });
 }
 
+export interface RouteOptions {
+  /** Also answer HEAD with the same handler (downloads answer their own HEAD without a body). */
+  head?: boolean;
+  /** A body limit of its own (bytes), for the few calls that take more than the server's default. */
+  bodyLimit?: number;
+}
+
 export interface Router {
-  add<C extends CallDef>(def: C, handler: NoInfer<Handler<C>>): void;
+  add<C extends CallDef>(def: C, handler: NoInfer<Handler<C>>, options?: RouteOptions): void;
+}
+
+export interface RouterDeps {
+  authenticate: Authenticate;
+  verifyPanel: VerifyPanel;
+  /** The special (OTA staff) deployment: calls declared for standard deployments refuse everyone. */
+  special: boolean;
 }
 
 /**
- * Registers contract calls: the call's zod schema validates the query (GET) or the form or
- * JSON body (POST); a refusal never reaches the handler, and a session call never runs
- * without a live session.
+ * Registers contract calls. Before any handler runs, the call's access declaration is
+ * enforced here and only here (who: anonymous, a panel, or signed-in users by type, activation,
+ * deployment and program role); then the call's zod schema validates the query (GET) or the
+ * form or JSON body (POST). A refusal never reaches the handler, and a call without a
+ * declaration cannot be registered.
  */
-export function createRouter(app: FastifyInstance, authenticate: Authenticate): Router {
+export function createRouter(app: FastifyInstance, deps: RouterDeps): Router {
   return {
-    add(def, handler) {
+    add(def, handler, options = {}) {
+      const access: unknown = def.access;
+      if (!isAccess(access)) throw new Error(`${def.method} ${def.path} has no access declaration`);
       app.route({
-        method: def.method,
+        method: options.head ? [def.method, 'HEAD'] : def.method,
         url: def.path,
+        ...(options.head ? { exposeHeadRoute: false } : {}),
+        ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
         handler: async (request, reply) => {
-          const raw = def.method === 'GET' ? request.query : (request.body ?? {});
+          const caller = await authorize(access as Access, request, reply, deps);
+          const raw =
+            def.method === 'GET' || request.method === 'HEAD' ? request.query : (request.body ?? {});
           const parsed = def.params.safeParse(raw ?? {});
-          const session = def.access === 'session' ? await authenticate(request) : undefined;
           if (!parsed.success) throw validationError(parsed.error);
-          const ctx = { params: parsed.data, language: requestLanguage(request), ip: request.ip, request, reply, session };
+          const ctx = {
+            params: parsed.data,
+            language: requestLanguage(request),
+            ip: request.ip,
+            request,
+            reply,
+            ...caller,
+          };
           return handler(ctx as Parameters<typeof handler>[0]);
         },
       });

@@ -23,7 +23,8 @@ export function ReplyEffects() {
     configureClient({
       effects: {
         sessionExpired: sessionExpiry.open,
-        fail: (message) => notification.error({ title: t('common.tips'), description: message, duration: NOTICE_SECONDS }),
+        fail: (message) =>
+          notification.error({ title: t('common.tips'), description: message, duration: NOTICE_SECONDS }),
         navigate: (path) => navigate(path),
       },
     });

@@ -15,7 +15,9 @@ export type FailureKind = Exclude<Outcome['kind'], 'ok'>;
 export const NO_REPLY = 0;
 
 const hasSessionExpiredMarker = (body: unknown): boolean =>
-  typeof body === 'object' && body !== null && (body as { status?: unknown }).status === SESSION_EXPIRED_STATUS;
+  typeof body === 'object' &&
+  body !== null &&
+  (body as { status?: unknown }).status === SESSION_EXPIRED_STATUS;
 
 const messageOf = (body: unknown): string => {
   const msg = typeof body === 'object' && body !== null ? (body as { hhtMsg?: unknown }).hhtMsg : undefined;

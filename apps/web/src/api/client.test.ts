@@ -1,9 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { accounts, auth } from '@panelfleet/contract';
-import { alreadyReported, ApiError, call, configureClient, RequestAborted, upload, type ReplyEffects } from './client';
+import {
+  alreadyReported,
+  ApiError,
+  call,
+  configureClient,
+  RequestAborted,
+  upload,
+  type ReplyEffects,
+} from './client';
 
 const reply = (status: number, body: unknown) =>
-  new Response(body === undefined ? '' : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  new Response(body === undefined ? '' : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
 
 let effects: { [K in keyof ReplyEffects]: Mock<ReplyEffects[K]> };
 let fetchMock: Mock<typeof fetch>;
@@ -34,14 +45,18 @@ describe('call', () => {
     await call(auth.login, { username: 'a b', password: 'x', tryCode: '12&4' });
     const init = fetchMock.mock.calls[0]![1]!;
     expect(init.method).toBe('POST');
-    expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/x-www-form-urlencoded');
+    expect((init.headers as Record<string, string>)['Content-Type']).toBe(
+      'application/x-www-form-urlencoded',
+    );
     expect(new URLSearchParams(init.body as string).get('tryCode')).toBe('12&4');
     expect(init.body).toContain('username=a+b');
   });
 
   it('notifies a fail reply and rejects with its message and code', async () => {
     fetchMock.mockResolvedValue(reply(429, { hhtStatus: 'fail', hhtMsg: 'Too many', hhtErrorCode: 'x' }));
-    const error = await call(auth.login, { username: 'a', password: 'b', tryCode: 'c' }).catch((e: unknown) => e);
+    const error = await call(auth.login, { username: 'a', password: 'b', tryCode: 'c' }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ kind: 'fail', hhtMsg: 'Too many', hhtErrorCode: 'x', httpStatus: 429 });
     expect(effects.fail).toHaveBeenCalledWith('Too many');
@@ -78,9 +93,12 @@ describe('call', () => {
 
   it('rejects a cancelled request quietly: no notice, no error page', async () => {
     const controller = new AbortController();
-    fetchMock.mockImplementation((_url, init) => new Promise((_resolve, reject) => {
-      init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-    }));
+    fetchMock.mockImplementation(
+      (_url, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    );
     const pending = call(auth.userType, {}, { signal: controller.signal });
     controller.abort();
     const error = await pending.catch((e: unknown) => e);

@@ -67,11 +67,19 @@ function toForm(params: unknown): URLSearchParams {
   return form;
 }
 
-async function send(def: CallDef, params: unknown, multipart?: FormData, signal?: AbortSignal): Promise<{ status: number; body: unknown }> {
+async function send(
+  def: CallDef,
+  params: unknown,
+  multipart?: FormData,
+  signal?: AbortSignal,
+): Promise<{ status: number; body: unknown }> {
   const form = toForm(params);
   const encoded = form.toString();
   const query = def.method === 'GET' && encoded ? `?${encoded}` : '';
-  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': currentLanguage() };
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Language': currentLanguage(),
+  };
   // A multipart body sets its own Content-Type (with the boundary).
   const post = multipart
     ? { headers, body: multipart }
@@ -114,12 +122,20 @@ function report(outcome: Exclude<Outcome, { kind: 'ok' }>, options: CallOptions)
 }
 
 /** Make one contract call; resolves with the typed success reply or rejects with ApiError. */
-export async function call<C extends CallDef>(def: C, params: ParamsOf<C>, options: CallOptions = {}): Promise<ReplyOf<C>> {
+export async function call<C extends CallDef>(
+  def: C,
+  params: ParamsOf<C>,
+  options: CallOptions = {},
+): Promise<ReplyOf<C>> {
   return settle(def, await send(def, params, undefined, options.signal), options);
 }
 
 /** Make one contract call whose body is multipart (a file upload); replies are handled as by `call`. */
-export async function upload<C extends CallDef>(def: C, body: FormData, options: CallOptions = {}): Promise<ReplyOf<C>> {
+export async function upload<C extends CallDef>(
+  def: C,
+  body: FormData,
+  options: CallOptions = {},
+): Promise<ReplyOf<C>> {
   return settle(def, await send(def, {}, body), options);
 }
 
@@ -154,7 +170,11 @@ export async function uploadWithProgress<C extends CallDef>(
   return settle(def, outcome, options);
 }
 
-async function settle<C extends CallDef>(def: C, { status, body }: { status: number; body: unknown }, options: CallOptions): Promise<ReplyOf<C>> {
+async function settle<C extends CallDef>(
+  def: C,
+  { status, body }: { status: number; body: unknown },
+  options: CallOptions,
+): Promise<ReplyOf<C>> {
   const outcome = classifyReply(status, body);
   if (outcome.kind === 'ok') {
     const parsed = def.reply.safeParse(outcome.body);

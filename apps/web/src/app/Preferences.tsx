@@ -51,7 +51,10 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
     setSkinState(skinById(id));
   }, []);
 
-  const value = useMemo(() => ({ language, setLanguage, skin, setSkin }), [language, setLanguage, skin, setSkin]);
+  const value = useMemo(
+    () => ({ language, setLanguage, skin, setSkin }),
+    [language, setLanguage, skin, setSkin],
+  );
   const theme = useMemo(() => ({ token: { colorPrimary: skin.color } }), [skin]);
 
   return (

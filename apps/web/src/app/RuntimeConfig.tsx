@@ -35,7 +35,13 @@ function DocumentTitle() {
  * Loads the runtime configuration once before any console route renders. If it cannot be
  * loaded only the error pages remain reachable (the client has already navigated to one).
  */
-export function RuntimeConfigGate({ errorRoutes, children }: { errorRoutes: ReactNode; children: ReactNode }) {
+export function RuntimeConfigGate({
+  errorRoutes,
+  children,
+}: {
+  errorRoutes: ReactNode;
+  children: ReactNode;
+}) {
   const query = useQuery({
     queryKey: ['runtimeConfig'],
     queryFn: () => call(auth.getRuntimeConfig, {}),

@@ -27,8 +27,14 @@ describe('confirmationProblem', () => {
 
 describe('antd rules', () => {
   it('reject with the translated key', async () => {
-    await expect(passwordRule(translate, 'notNull').validator({}, 'short')).rejects.toThrow('T(register.passwordRule)');
-    await expect(confirmationRule(translate, () => 'abc123', 'e', 'd').validator({}, 'x')).rejects.toThrow('T(d)');
-    await expect(confirmationRule(translate, () => 'abc123', 'e', 'd').validator({}, 'abc123')).resolves.toBeUndefined();
+    await expect(passwordRule(translate, 'notNull').validator({}, 'short')).rejects.toThrow(
+      'T(register.passwordRule)',
+    );
+    await expect(confirmationRule(translate, () => 'abc123', 'e', 'd').validator({}, 'x')).rejects.toThrow(
+      'T(d)',
+    );
+    await expect(
+      confirmationRule(translate, () => 'abc123', 'e', 'd').validator({}, 'abc123'),
+    ).resolves.toBeUndefined();
   });
 });

@@ -14,12 +14,20 @@ export function plainPasswordProblem(value: unknown, emptyKey: string, checkRule
 }
 
 /** The message key when a confirmation differs from the password it repeats. */
-export function confirmationProblem(value: unknown, original: unknown, emptyKey: string, differKey: string): string | undefined {
+export function confirmationProblem(
+  value: unknown,
+  original: unknown,
+  emptyKey: string,
+  differKey: string,
+): string | undefined {
   if (typeof value !== 'string' || value === '') return emptyKey;
   return value === original ? undefined : differKey;
 }
 
-const asRule = (problem: (value: unknown) => string | undefined, translate: (key: string) => string): SchemaRule => ({
+const asRule = (
+  problem: (value: unknown) => string | undefined,
+  translate: (key: string) => string,
+): SchemaRule => ({
   async validator(_rule, value) {
     const key = problem(value);
     if (key) throw new Error(translate(key));
@@ -31,5 +39,9 @@ export const passwordRule = (translate: (key: string) => string, emptyKey: strin
   asRule((value) => plainPasswordProblem(value, emptyKey, checkRule), translate);
 
 /** antd rule for a confirmation field; give the form item `dependencies` on the original. */
-export const confirmationRule = (translate: (key: string) => string, original: () => unknown, emptyKey: string, differKey: string) =>
-  asRule((value) => confirmationProblem(value, original(), emptyKey, differKey), translate);
+export const confirmationRule = (
+  translate: (key: string) => string,
+  original: () => unknown,
+  emptyKey: string,
+  differKey: string,
+) => asRule((value) => confirmationProblem(value, original(), emptyKey, differKey), translate);

@@ -18,7 +18,9 @@ describe('schemaRule', () => {
   });
 
   it('validates what will be sent when given a conversion', async () => {
-    const password = schemaRule(auth.login.params.shape.password, translate, (v) => (v ? 'a'.repeat(32) : ''));
+    const password = schemaRule(auth.login.params.shape.password, translate, (v) =>
+      v ? 'a'.repeat(32) : '',
+    );
     await expect(password.validator({}, '')).rejects.toThrow('T(login.passwordNull)');
     await expect(password.validator({}, 'secret1')).resolves.toBeUndefined();
   });

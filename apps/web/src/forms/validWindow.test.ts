@@ -12,7 +12,10 @@ describe('valid window', () => {
   });
 
   it('works on date pickers', async () => {
-    const rule = validWindowRule((key) => `T(${key})`, () => dayjs(2000));
+    const rule = validWindowRule(
+      (key) => `T(${key})`,
+      () => dayjs(2000),
+    );
     await expect(rule.validator({}, dayjs(1000))).rejects.toThrow('T(user.validWindow)');
     await expect(rule.validator({}, dayjs(3000))).resolves.toBeUndefined();
     await expect(rule.validator({}, null)).resolves.toBeUndefined();

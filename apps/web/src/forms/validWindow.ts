@@ -10,7 +10,10 @@ export function validWindowProblem(begin: number | undefined, end: number | unde
 }
 
 /** antd rule on the end picker; give it `dependencies` on the begin picker. */
-export const validWindowRule = (translate: (key: string) => string, begin: () => Dayjs | null | undefined): SchemaRule => ({
+export const validWindowRule = (
+  translate: (key: string) => string,
+  begin: () => Dayjs | null | undefined,
+): SchemaRule => ({
   async validator(_rule, value) {
     const end = value as Dayjs | null | undefined;
     const key = validWindowProblem(begin()?.valueOf(), end?.valueOf());

@@ -10,7 +10,12 @@ function leafKeys(node: unknown, prefix = ''): string[] {
 }
 
 const leaves = (catalog: Record<string, unknown>) =>
-  Object.fromEntries(leafKeys(catalog).map((key) => [key, key.split('.').reduce<unknown>((n, k) => (n as Record<string, unknown>)[k], catalog)]));
+  Object.fromEntries(
+    leafKeys(catalog).map((key) => [
+      key,
+      key.split('.').reduce<unknown>((n, k) => (n as Record<string, unknown>)[k], catalog),
+    ]),
+  );
 
 describe('console catalogs', () => {
   const zh = leaves(consoleCatalogs['zh-CN']);

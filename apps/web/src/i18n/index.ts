@@ -1,8 +1,21 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { messageCatalogs, type Language } from '@panelfleet/contract';
-import zhCN from '../locales/zh-CN.json';
-import enUS from '../locales/en-US.json';
+import { mergeCatalogs, messageCatalogs, type Language } from '@panelfleet/contract';
+import zhCNBase from '../locales/zh-CN.json';
+import enUSBase from '../locales/en-US.json';
+
+// Each screen family may keep its strings in `locales/<area>.zh-CN.json` and `<area>.en-US.json`;
+// they are merged into the shared catalogs (a key defined twice fails at load).
+type Catalog = Record<string, unknown>;
+const areaCatalogs = (files: Record<string, Catalog>) => Object.values(files);
+const zhCN = mergeCatalogs(
+  zhCNBase,
+  ...areaCatalogs(import.meta.glob<Catalog>('../locales/*.zh-CN.json', { eager: true, import: 'default' })),
+);
+const enUS = mergeCatalogs(
+  enUSBase,
+  ...areaCatalogs(import.meta.glob<Catalog>('../locales/*.en-US.json', { eager: true, import: 'default' })),
+);
 
 /** Namespace of the contract's messages (validation keys shared with the server). */
 export const CONTRACT_NS = 'contract';

@@ -11,8 +11,10 @@ export function initialLanguage(stored: string | null, browserLanguage: string |
   return resolveLanguage(browserLanguage);
 }
 
-export const loadLanguage = (storage: Pick<Storage, 'getItem'>, browserLanguage: string | undefined): Language =>
-  initialLanguage(storage.getItem(LANGUAGE_STORAGE_KEY), browserLanguage);
+export const loadLanguage = (
+  storage: Pick<Storage, 'getItem'>,
+  browserLanguage: string | undefined,
+): Language => initialLanguage(storage.getItem(LANGUAGE_STORAGE_KEY), browserLanguage);
 
 export const saveLanguage = (storage: Pick<Storage, 'setItem'>, language: Language): void =>
   storage.setItem(LANGUAGE_STORAGE_KEY, language);

@@ -23,7 +23,18 @@ interface FormModalProps<Values> {
 export const testHook = (id: string): Record<string, string> => ({ 'data-testid': id });
 
 /** An add or edit dialog: stays open on a fail reply, closes and reports success otherwise. */
-export function FormModal<Values>({ title, open, form, initialValues, submit, onClose, onSaved, testId, children, width }: FormModalProps<Values>) {
+export function FormModal<Values>({
+  title,
+  open,
+  form,
+  initialValues,
+  submit,
+  onClose,
+  onSaved,
+  testId,
+  children,
+  width,
+}: FormModalProps<Values>) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [saving, setSaving] = useState(false);
@@ -53,7 +64,15 @@ export function FormModal<Values>({ title, open, form, initialValues, submit, on
       okButtonProps={{ htmlType: 'submit', loading: saving, ...testHook(`${testId}-ok`) }}
       destroyOnHidden
       modalRender={(node) => (
-        <Form<Values> form={form} layout="horizontal" labelCol={{ span: 7 }} wrapperCol={{ span: 16 }} initialValues={initialValues} clearOnDestroy onFinish={finish}>
+        <Form<Values>
+          form={form}
+          layout="horizontal"
+          labelCol={{ span: 7 }}
+          wrapperCol={{ span: 16 }}
+          initialValues={initialValues}
+          clearOnDestroy
+          onFinish={finish}
+        >
           <div data-testid={testId}>{node}</div>
         </Form>
       )}

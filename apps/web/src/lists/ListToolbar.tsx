@@ -82,7 +82,12 @@ export function ListToolbar({ searchPlaceholder, onSearch, onRefresh, onAdd, ext
       onAdd={onAdd}
       extra={extra}
     >
-      <SearchText placeholder={searchPlaceholder} value={text} onChange={setText} onSearch={() => onSearch(text)} />
+      <SearchText
+        placeholder={searchPlaceholder}
+        value={text}
+        onChange={setText}
+        onSearch={() => onSearch(text)}
+      />
     </FilterToolbar>
   );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
+import { callers, users } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 import { email, md5Password, optionalText, pageParams, phone, requiredText } from '../rules.js';
 
@@ -10,49 +11,87 @@ import { email, md5Password, optionalText, pageParams, phone, requiredText } fro
  */
 
 const tag = 'accounts';
-const id = z.coerce.number({ error: 'common.invalidId' }).int({ error: 'common.invalidId' }).positive({ error: 'common.invalidId' });
+const id = z.coerce
+  .number({ error: 'common.invalidId' })
+  .int({ error: 'common.invalidId' })
+  .positive({ error: 'common.invalidId' });
 const millis = z.coerce.number().int().min(0).max(32_503_680_000_000);
-const binary = z.coerce.number().int().min(0).max(1).transform((v) => v as 0 | 1);
-const programRole = z.coerce.number().int().min(0).max(2).transform((v) => v as 0 | 1 | 2);
+const binary = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(1)
+  .transform((v) => v as 0 | 1);
+const programRole = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(2)
+  .transform((v) => v as 0 | 1 | 2);
 
 // ---------- registration and activation ----------
 
 export const salespersonOption = z.object({ id: z.number().int(), name: z.string() });
 
 export const selectSale = defineCall({
-  method: 'GET', path: '/platform/license/selectSale', tag, access: 'public',
+  method: 'GET',
+  path: '/platform/license/selectSale',
+  tag,
+  access: callers.anyone,
   summary: 'Salespeople on the job, for the register form',
   params: z.object({}),
   reply: listReply(salespersonOption),
 });
 
 export const register = defineCall({
-  method: 'POST', path: '/platform/register', tag, access: 'public',
-  summary: 'Register a company with a type-0 license; creates an inactive type-2 user and mails the activation link',
+  method: 'POST',
+  path: '/platform/register',
+  tag,
+  access: callers.anyone,
+  summary:
+    'Register a company with a type-0 license; creates an inactive type-2 user and mails the activation link',
   params: z
     .object({
       companyName: requiredText('register.contentNull', 64),
-      saleName: z.coerce.number({ error: 'register.contentNull' }).int().positive({ error: 'register.contentNull' }),
+      saleName: z.coerce
+        .number({ error: 'register.contentNull' })
+        .int()
+        .positive({ error: 'register.contentNull' }),
       license: requiredText('register.contentNull', 64),
-      userName: requiredText('register.contentNull', 32).refine((v) => /^[A-Za-z0-9_.@-]+$/.test(v), { error: 'register.userNameRule' }),
+      userName: requiredText('register.contentNull', 32).refine((v) => /^[A-Za-z0-9_.@-]+$/.test(v), {
+        error: 'register.userNameRule',
+      }),
       phone: phone('register.contentNull'),
       email: email('register.contentNull'),
       userPass: md5Password('register.contentNull'),
       secondPassword: md5Password('register.contentNull'),
     })
-    .refine((v) => v.userPass === v.secondPassword, { error: 'register.difference', path: ['secondPassword'] }),
+    .refine((v) => v.userPass === v.secondPassword, {
+      error: 'register.difference',
+      path: ['secondPassword'],
+    }),
   reply: emptyReply,
 });
 
 export const userActivation = defineCall({
-  method: 'GET', path: '/platform/userActivation', tag, access: 'public',
+  method: 'GET',
+  path: '/platform/userActivation',
+  tag,
+  access: callers.anyone,
   summary: 'Follow the activation link: userName, time and the random token',
-  params: z.object({ userName: requiredText('activation.invalid', 64), time: z.string().max(20), token: requiredText('activation.invalid', 64) }),
+  params: z.object({
+    userName: requiredText('activation.invalid', 64),
+    time: z.string().max(20),
+    token: requiredText('activation.invalid', 64),
+  }),
   reply: emptyReply,
 });
 
 export const sendActivationEmail = defineCall({
-  method: 'GET', path: '/platform/user/sendActivationEmail', tag, access: 'session',
+  method: 'GET',
+  path: '/platform/user/sendActivationEmail',
+  tag,
+  access: users(['2'], { activated: false }),
   summary: 'Send the activation mail again to the signed-in inactive user',
   params: z.object({}),
   reply: emptyReply,
@@ -61,48 +100,77 @@ export const sendActivationEmail = defineCall({
 // ---------- password recovery ----------
 
 export const forgetPassword = defineCall({
-  method: 'POST', path: '/platform/forgetPassword', tag, access: 'public',
+  method: 'POST',
+  path: '/platform/forgetPassword',
+  tag,
+  access: callers.anyone,
   summary: 'Mail a reset link; an unknown address gets the same reply',
   params: z.object({ email: email('findPassword.contentNull') }),
   reply: emptyReply,
 });
 
-const resetLink = { email: email('forgetPsw.invalidLink'), uuid: requiredText('forgetPsw.invalidLink', 64), token: requiredText('forgetPsw.invalidLink', 64) };
+const resetLink = {
+  email: email('forgetPsw.invalidLink'),
+  uuid: requiredText('forgetPsw.invalidLink', 64),
+  token: requiredText('forgetPsw.invalidLink', 64),
+};
 
 export const verificationEmail = defineCall({
-  method: 'GET', path: '/platform/verificationEmail', tag, access: 'public',
+  method: 'GET',
+  path: '/platform/verificationEmail',
+  tag,
+  access: callers.anyone,
   summary: 'Check a reset link before showing the form',
   params: z.object(resetLink),
   reply: emptyReply,
 });
 
 export const resetPassword = defineCall({
-  method: 'POST', path: '/platform/resetPassword', tag, access: 'public',
+  method: 'POST',
+  path: '/platform/resetPassword',
+  tag,
+  access: callers.anyone,
   summary: 'Set a new password from a reset link; ends the user’s sessions',
   params: z
-    .object({ ...resetLink, password: md5Password('forgetPsw.emptyPsw'), secondPassword: md5Password('forgetPsw.emptyPsw') })
-    .refine((v) => v.password === v.secondPassword, { error: 'forgetPsw.difference', path: ['secondPassword'] }),
+    .object({
+      ...resetLink,
+      password: md5Password('forgetPsw.emptyPsw'),
+      secondPassword: md5Password('forgetPsw.emptyPsw'),
+    })
+    .refine((v) => v.password === v.secondPassword, {
+      error: 'forgetPsw.difference',
+      path: ['secondPassword'],
+    }),
   reply: emptyReply,
 });
 
 // ---------- personal center ----------
 
 export const updatePersonal = defineCall({
-  method: 'POST', path: '/platform/user/updatePersonal', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/user/updatePersonal',
+  tag,
+  access: callers.self,
   summary: 'Change the signed-in user’s e-mail and phone',
   params: z.object({ userId: id, phone: phone(), email: email() }),
   reply: emptyReply,
 });
 
 export const uploadAvatar = defineCall({
-  method: 'POST', path: '/platform/user/uploadAvatar', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/user/uploadAvatar',
+  tag,
+  access: callers.self,
   summary: 'Multipart field `file`: the cropped 150x150 avatar (gif, jpg, jpeg, png or bmp; stored as jpg)',
   params: z.object({}),
   reply: itemReply(z.object({ avatar: z.string() })),
 });
 
 export const avatarImage = defineCall({
-  method: 'GET', path: '/platform/user/avatar', tag, access: 'session',
+  method: 'GET',
+  path: '/platform/user/avatar',
+  tag,
+  access: callers.session,
   summary: 'The signed-in user’s avatar image',
   params: z.object({ v: z.string().max(32).optional() }),
   reply: z.custom<Uint8Array>((value) => value instanceof Uint8Array),
@@ -110,11 +178,21 @@ export const avatarImage = defineCall({
 });
 
 export const updatePassword = defineCall({
-  method: 'POST', path: '/platform/user/updatePassword', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/user/updatePassword',
+  tag,
+  access: callers.self,
   summary: 'Change the signed-in user’s password (old, new, confirm; MD5); other sessions end',
   params: z
-    .object({ userPass: md5Password('modifyPsw.emptyPsw'), userNewPass: md5Password('modifyPsw.emptyPsw'), userNewPass1: md5Password('modifyPsw.emptyPsw') })
-    .refine((v) => v.userNewPass === v.userNewPass1, { error: 'modifyPsw.differPsw', path: ['userNewPass1'] }),
+    .object({
+      userPass: md5Password('modifyPsw.emptyPsw'),
+      userNewPass: md5Password('modifyPsw.emptyPsw'),
+      userNewPass1: md5Password('modifyPsw.emptyPsw'),
+    })
+    .refine((v) => v.userNewPass === v.userNewPass1, {
+      error: 'modifyPsw.differPsw',
+      path: ['userNewPass1'],
+    }),
   reply: emptyReply,
 });
 
@@ -135,17 +213,25 @@ export const consoleUser = z.object({
 });
 
 export const userList = defineCall({
-  method: 'GET', path: '/platform/user/user_list', tag, access: 'session',
+  method: 'GET',
+  path: '/platform/user/user_list',
+  tag,
+  access: callers.companyAccount,
   summary: 'The caller’s company users, paged, optionally by user name',
   params: pageParams.extend({ userName: optionalText(64) }),
   reply: listReply(consoleUser),
 });
 
 export const insertUser = defineCall({
-  method: 'POST', path: '/platform/user/onlyInsertDeviceUserForm', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/user/onlyInsertDeviceUserForm',
+  tag,
+  access: callers.companyAccount,
   summary: 'Add a console user (type 3 or 4) within the company’s user quota',
   params: z.object({
-    userName: requiredText('notNull', 32).refine((v) => /^[A-Za-z0-9_.@-]+$/.test(v), { error: 'register.userNameRule' }),
+    userName: requiredText('notNull', 32).refine((v) => /^[A-Za-z0-9_.@-]+$/.test(v), {
+      error: 'register.userNameRule',
+    }),
     password: md5Password('notNull'),
     phone: phone('notNull'),
     email: email('notNull'),
@@ -158,7 +244,10 @@ export const insertUser = defineCall({
 });
 
 export const updateUser = defineCall({
-  method: 'POST', path: '/platform/user/updateUserForm', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/user/updateUserForm',
+  tag,
+  access: callers.companyAccount,
   summary: 'Change a console user’s state, role, remark and valid window',
   params: z
     .object({
@@ -169,21 +258,32 @@ export const updateUser = defineCall({
       validBeginTime: millis.optional().or(z.literal('').transform(() => undefined)),
       validEndTime: millis.optional().or(z.literal('').transform(() => undefined)),
     })
-    .refine((v) => v.validBeginTime === undefined || v.validEndTime === undefined || v.validBeginTime < v.validEndTime, {
-      error: 'user.validWindow', path: ['validEndTime'],
-    }),
+    .refine(
+      (v) =>
+        v.validBeginTime === undefined || v.validEndTime === undefined || v.validBeginTime < v.validEndTime,
+      {
+        error: 'user.validWindow',
+        path: ['validEndTime'],
+      },
+    ),
   reply: emptyReply,
 });
 
 export const deleteUser = defineCall({
-  method: 'GET', path: '/platform/user/deleteByUserId', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/user/deleteByUserId',
+  tag,
+  access: callers.companyAccount,
   summary: 'Delete a console user',
   params: z.object({ userId: id }),
   reply: emptyReply,
 });
 
 export const userResetPassword = defineCall({
-  method: 'POST', path: '/platform/user/userResetPassword', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/user/userResetPassword',
+  tag,
+  access: users(['0', '1', '2', '3']),
   summary: 'Mail the user a reset link and end the user’s sessions',
   params: z.object({ userId: id }),
   reply: emptyReply,
@@ -203,32 +303,48 @@ export const customer = z.object({
 });
 
 export const customerList = defineCall({
-  method: 'GET', path: '/platform/customer/list', tag, access: 'session',
+  method: 'GET',
+  path: '/platform/customer/list',
+  tag,
+  access: callers.customerManagers,
   summary: 'Customer accounts under the caller’s organisation, paged',
   params: pageParams.extend({ userName: optionalText(64) }),
   reply: listReply(customer),
 });
 
 export const updateCustomer = defineCall({
-  method: 'POST', path: '/platform/customer/update', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/customer/update',
+  tag,
+  access: callers.customerManagers,
   summary: 'Enable or disable a customer account',
   params: z.object({ userId: id, state: binary }),
   reply: emptyReply,
 });
 
 export const getQuota = defineCall({
-  method: 'POST', path: '/platform/customer/getUserNumber', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/customer/getUserNumber',
+  tag,
+  access: callers.customerManagers,
   summary: 'A customer’s user quota',
   params: z.object({ customerId: id }),
   reply: itemReply(z.object({ customerUserNumberId: z.number().int(), userNumber: z.number().int() })),
 });
 
 export const updateQuota = defineCall({
-  method: 'POST', path: '/platform/customer/updateUserNumber', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/customer/updateUserNumber',
+  tag,
+  access: callers.quotaSetters,
   summary: 'Set a customer’s user quota (digits only)',
   params: z.object({
     customerUserNumberId: id,
-    userNumber: z.string().trim().regex(/^\d{1,4}$/, { error: 'customerManage.requireNumbers' }).transform(Number),
+    userNumber: z
+      .string()
+      .trim()
+      .regex(/^\d{1,4}$/, { error: 'customerManage.requireNumbers' })
+      .transform(Number),
   }),
   reply: emptyReply,
 });
@@ -252,31 +368,45 @@ const salespersonFields = {
 };
 
 export const saleManList = defineCall({
-  method: 'GET', path: '/platform/saleMan/list', tag, access: 'session',
+  method: 'GET',
+  path: '/platform/saleMan/list',
+  tag,
+  access: callers.platform,
   summary: 'Salespeople, paged, optionally by name',
   params: pageParams.extend({ name: optionalText(32) }),
   reply: listReply(salesperson),
 });
 
 export const saleManAdd = defineCall({
-  method: 'POST', path: '/platform/saleMan/add', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/saleMan/add',
+  tag,
+  access: callers.platform,
   summary: 'Add a salesperson',
   params: z.object({
     ...salespersonFields,
-    work_number: requiredText('saleMan.contentNull', 32).refine((v) => /^[A-Za-z0-9]+$/.test(v), { error: 'saleMan.errorWorkNumber' }),
+    work_number: requiredText('saleMan.contentNull', 32).refine((v) => /^[A-Za-z0-9]+$/.test(v), {
+      error: 'saleMan.errorWorkNumber',
+    }),
   }),
   reply: emptyReply,
 });
 
 export const saleManUpdate = defineCall({
-  method: 'POST', path: '/platform/saleMan/update', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/saleMan/update',
+  tag,
+  access: callers.platform,
   summary: 'Change a salesperson (the work number stays)',
   params: z.object({ id, ...salespersonFields }),
   reply: emptyReply,
 });
 
 export const saleManDelete = defineCall({
-  method: 'POST', path: '/platform/saleMan/delete', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/saleMan/delete',
+  tag,
+  access: callers.platform,
   summary: 'Delete a salesperson no license refers to',
   params: z.object({ id }),
   reply: emptyReply,
@@ -304,31 +434,46 @@ const licenseFields = {
   validEndTime: millis,
   type: binary,
 };
-const validWindow = (v: { validBeginTime: number; validEndTime: number }) => v.validBeginTime < v.validEndTime;
+const validWindow = (v: { validBeginTime: number; validEndTime: number }) =>
+  v.validBeginTime < v.validEndTime;
 
 export const licenseList = defineCall({
-  method: 'GET', path: '/platform/license/list', tag, access: 'session',
+  method: 'GET',
+  path: '/platform/license/list',
+  tag,
+  access: callers.platform,
   summary: 'Licenses, paged, optionally by company name',
   params: pageParams.extend({ companyName: optionalText(64) }),
   reply: listReply(license),
 });
 
 export const licenseAdd = defineCall({
-  method: 'POST', path: '/platform/license/add', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/license/add',
+  tag,
+  access: callers.platform,
   summary: 'Create a license; its key is generated',
   params: z.object(licenseFields).refine(validWindow, { error: 'user.validWindow', path: ['validEndTime'] }),
   reply: itemReply(z.object({ license: z.string() })),
 });
 
 export const licenseUpdate = defineCall({
-  method: 'POST', path: '/platform/license/update', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/license/update',
+  tag,
+  access: callers.platform,
   summary: 'Change a license; a used license keeps state 0',
-  params: z.object({ id, ...licenseFields }).refine(validWindow, { error: 'user.validWindow', path: ['validEndTime'] }),
+  params: z
+    .object({ id, ...licenseFields })
+    .refine(validWindow, { error: 'user.validWindow', path: ['validEndTime'] }),
   reply: emptyReply,
 });
 
 export const licenseDelete = defineCall({
-  method: 'POST', path: '/platform/license/delete', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/license/delete',
+  tag,
+  access: callers.platform,
   summary: 'Delete an unused license',
   params: z.object({ id }),
   reply: emptyReply,

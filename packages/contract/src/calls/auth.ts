@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
+import { callers } from '../access.js';
 import { emptyReply, itemReply, okBase } from '../envelope.js';
 import { CAPTCHA_LENGTH, md5Password, requiredText } from '../rules.js';
 import { USER_TYPES } from '../menus.js';
@@ -11,7 +12,7 @@ export const captchaImage = defineCall({
   path: '/kaptcha/defaultKaptcha',
   summary: 'A new single-use captcha image bound to this browser (cookie), valid 5 minutes',
   tag,
-  access: 'public',
+  access: callers.anyone,
   params: z.object({ date: z.string().max(32).optional() }),
   reply: z.string(),
   produces: 'image/svg+xml',
@@ -22,7 +23,7 @@ export const login = defineCall({
   path: '/platform/login',
   summary: 'Sign in with user name, MD5 password and the captcha answer',
   tag,
-  access: 'public',
+  access: callers.anyone,
   params: z.object({
     username: requiredText('login.nameNull', 64),
     password: md5Password('login.passwordNull'),
@@ -46,7 +47,7 @@ export const userType = defineCall({
   path: '/platform/user/select/userType',
   summary: 'The signed-in user: type, name and activation state',
   tag,
-  access: 'session',
+  access: callers.session,
   params: z.object({}),
   reply: okBase.extend(sessionUser.shape),
 });
@@ -66,7 +67,7 @@ export const selectUser = defineCall({
   path: '/platform/user/select',
   summary: 'Personal information of the signed-in user',
   tag,
-  access: 'session',
+  access: callers.session,
   params: z.object({}),
   reply: itemReply(personalInfo),
 });
@@ -76,7 +77,7 @@ export const logout = defineCall({
   path: '/platform/loginOut',
   summary: 'End the session',
   tag,
-  access: 'public',
+  access: callers.anyone,
   params: z.object({}),
   reply: emptyReply,
 });
@@ -96,7 +97,7 @@ export const getRuntimeConfig = defineCall({
   path: '/platform/config/runtime',
   summary: 'Runtime configuration of the console',
   tag,
-  access: 'public',
+  access: callers.anyone,
   params: z.object({}),
   reply: itemReply(runtimeConfig),
 });

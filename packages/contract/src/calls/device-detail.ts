@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
+import { callers } from '../access.js';
 import { itemReply, listReply, okBase } from '../envelope.js';
 import { deviceRow } from '../device/calls.js';
 import { SERIES, SETTING_SECTIONS } from '../device/settings.js';
@@ -8,7 +9,10 @@ import { SERIES, SETTING_SECTIONS } from '../device/settings.js';
 // spec does not show are chosen here in its style.
 
 const tag = 'device detail';
-const deviceId = z.coerce.number({ error: 'device.notFound' }).int({ error: 'device.notFound' }).positive({ error: 'device.notFound' });
+const deviceId = z.coerce
+  .number({ error: 'device.notFound' })
+  .int({ error: 'device.notFound' })
+  .positive({ error: 'device.notFound' });
 
 /** Comma-separated values as the console's forms send lists: at least one (message `emptyKey`), at most `max`, no repeats. */
 const commaList = (emptyKey: string, max: number) =>
@@ -16,13 +20,22 @@ const commaList = (emptyKey: string, max: number) =>
     .string({ error: emptyKey })
     .trim()
     .min(1, { error: emptyKey })
-    .transform((text) => [...new Set(text.split(',').map((part) => part.trim()).filter(Boolean))])
+    .transform((text) => [
+      ...new Set(
+        text
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      ),
+    ])
     .refine((items) => items.length >= 1, { error: emptyKey })
     .refine((items) => items.length <= max, { error: 'common.invalidParams' });
 
 const idList = (emptyKey: string, max: number) =>
   commaList(emptyKey, max)
-    .refine((items) => items.every((item) => /^\d{1,10}$/.test(item) && Number(item) > 0), { error: 'common.invalidParams' })
+    .refine((items) => items.every((item) => /^\d{1,10}$/.test(item) && Number(item) > 0), {
+      error: 'common.invalidParams',
+    })
     .transform((items) => items.map(Number));
 
 /** Everything of spec 2 section 3 plus the machine type's catalog id (for its input sources). */
@@ -35,9 +48,10 @@ export type DeviceDetail = z.infer<typeof deviceDetail>;
 export const selectByDeviceId = defineCall({
   method: 'GET',
   path: '/platform/device/selectByDeviceId',
-  summary: 'One device of the caller\'s company with everything the panel reported (the detail modal polls it every 5 s)',
+  summary:
+    "One device of the caller's company with everything the panel reported (the detail modal polls it every 5 s)",
   tag,
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({ deviceId }),
   reply: itemReply(deviceDetail),
 });
@@ -65,7 +79,7 @@ export const listDeviceApps = defineCall({
   path: '/platform/device/listApp',
   summary: 'The apps the panel last reported, by name',
   tag,
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({ deviceId }),
   reply: listReply(deviceApp),
 });
@@ -75,11 +89,20 @@ const PACKAGE_NAME = /^[A-Za-z0-9_.]{1,255}$/;
 export const uninstallApk = defineCall({
   method: 'POST',
   path: '/platform/device/uninstallApk',
-  summary: 'Uninstall user apps; replies when the panel confirmed (uninstallStatus true) or after a short wait (false: still on its way)',
+  summary:
+    'Uninstall user apps; replies when the panel confirmed (uninstallStatus true) or after a short wait (false: still on its way)',
   tag,
-  access: 'session',
-  params: z.object({ deviceId, packageNames: commaList('deviceManage.SelectApkUninstall', 100).refine((names) => names.every((n) => PACKAGE_NAME.test(n)), { error: 'common.invalidParams' }) }),
-  reply: okBase.extend({ appList: z.array(z.object({ packageName: z.string(), uninstallStatus: z.boolean() })) }),
+  access: callers.deviceOperators,
+  params: z.object({
+    deviceId,
+    packageNames: commaList('deviceManage.SelectApkUninstall', 100).refine(
+      (names) => names.every((n) => PACKAGE_NAME.test(n)),
+      { error: 'common.invalidParams' },
+    ),
+  }),
+  reply: okBase.extend({
+    appList: z.array(z.object({ packageName: z.string(), uninstallStatus: z.boolean() })),
+  }),
 });
 
 export const deviceSetting = z.object({
@@ -97,7 +120,7 @@ export const listDeviceSetting = defineCall({
   path: '/deviceSetting/listDeviceSetting',
   summary: "The panel's current settings as it last reported them, one row per section, with its series",
   tag,
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({ deviceId }),
   reply: listReply(deviceSetting).extend({ platform: z.enum(SERIES).nullable() }),
 });
@@ -105,10 +128,18 @@ export const listDeviceSetting = defineCall({
 export const updateDeviceSetting = defineCall({
   method: 'POST',
   path: '/deviceSetting/updateDeviceSetting',
-  summary: "Change some of the panel's settings: jsonData holds the changed sections and fields (platformMsg of spec 2)",
+  summary:
+    "Change some of the panel's settings: jsonData holds the changed sections and fields (platformMsg of spec 2)",
   tag,
-  access: 'session',
-  params: z.object({ deviceId, jsonData: z.string({ error: 'setting.valueInvalid' }).trim().min(2, { error: 'setting.valueInvalid' }).max(20_000) }),
+  access: callers.deviceOperators,
+  params: z.object({
+    deviceId,
+    jsonData: z
+      .string({ error: 'setting.valueInvalid' })
+      .trim()
+      .min(2, { error: 'setting.valueInvalid' })
+      .max(20_000),
+  }),
   reply: itemReply(z.object({ commandId: z.string() })),
 });
 
@@ -117,7 +148,7 @@ export const sendDeviceSettings = defineCall({
   path: '/sendData/sendDeviceSettings',
   summary: "Clone: send the chosen sections of one panel's settings to the chosen panels of the same series",
   tag,
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({
     deviceSettingIds: idList('deviceManage.selectSettingToPush', SETTING_SECTIONS.length),
     deviceIds: idList('setting.chooseDevice', 10_000),

@@ -9,9 +9,40 @@ import * as sources from './sources.js';
 import * as machineTypes from './machine-types.js';
 import * as deviceCalls from '../device/calls.js';
 import * as deviceDetail from './device-detail.js';
+import * as settings from './settings.js';
+import * as certificate from './certificate.js';
+import * as uploads from './uploads.js';
+import * as ota from './ota.js';
+import * as otaRules from './ota-rules.js';
+import * as reports from './reports.js';
+import * as logs from './logs.js';
+import * as tips from './tips.js';
+import * as dashboard from './dashboard.js';
+import * as live from './live.js';
 
 const isCall = (value: unknown): value is CallDef =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'reply' in value;
 
 /** Every call of the contract, for the OpenAPI document and the route coverage test. */
-export const allCalls: CallDef[] = [auth, accounts, servers, deviceCalls, materials, notifications, screenTime, sources, machineTypes, deviceDetail].flatMap((group) => (Object.values(group) as unknown[]).filter(isCall));
+export const allCalls: CallDef[] = [
+  auth,
+  accounts,
+  servers,
+  deviceCalls,
+  materials,
+  notifications,
+  screenTime,
+  sources,
+  machineTypes,
+  deviceDetail,
+  settings,
+  certificate,
+  uploads,
+  ota,
+  otaRules,
+  reports,
+  logs,
+  tips,
+  dashboard,
+  live,
+].flatMap((group) => (Object.values(group) as unknown[]).filter(isCall));

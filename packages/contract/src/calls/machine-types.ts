@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
+import { callers, users } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 import { optionalText, pageParams, requiredText } from '../rules.js';
 import { catalogId, signalSource } from './sources.js';
@@ -31,7 +32,9 @@ export const inputSourceIdsField = z
   .max(2000, { error: 'machineType.sourcesInvalid' })
   .default('')
   .transform((text) => (text === '' ? [] : text.split(',').map((part) => Number(part.trim()))))
-  .refine((ids) => ids.every((id) => Number.isInteger(id) && id > 0 && id <= 2_147_483_647), { error: 'machineType.sourcesInvalid' })
+  .refine((ids) => ids.every((id) => Number.isInteger(id) && id > 0 && id <= 2_147_483_647), {
+    error: 'machineType.sourcesInvalid',
+  })
   .transform((ids) => [...new Set(ids)])
   .refine((ids) => ids.length <= MAX_SOURCES_PER_TYPE, { error: 'machineType.tooManySources' });
 
@@ -67,42 +70,60 @@ const machineTypeFields = {
 };
 
 export const listMachineTypes = defineCall({
-  method: 'GET', path: '/platform/machineType/list', tag, access: 'session',
+  method: 'GET',
+  path: '/platform/machineType/list',
+  tag,
+  access: callers.catalogReaders,
   summary: 'One page of machine types with their input sources, optionally by name',
   params: pageParams.extend({ machineType: optionalText(64) }),
   reply: listReply(machineType),
 });
 
 export const selectByMachineTypeId = defineCall({
-  method: 'GET', path: '/platform/machineType/selectByMachineTypeId', tag, access: 'session',
+  method: 'GET',
+  path: '/platform/machineType/selectByMachineTypeId',
+  tag,
+  access: callers.catalogReaders,
   summary: 'One machine type with its input sources',
   params: machineTypeId,
   reply: itemReply(machineType),
 });
 
 export const listInputSources = defineCall({
-  method: 'GET', path: '/platform/machineType/listInputSource', tag, access: 'session',
+  method: 'GET',
+  path: '/platform/machineType/listInputSource',
+  tag,
+  access: callers.catalogReaders,
   summary: 'Every signal source, by name, for choosing the input sources of a machine type',
   params: z.object({}),
   reply: listReply(signalSource),
 });
 
 export const insertMachineType = defineCall({
-  method: 'POST', path: '/platform/machineType/insert', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/machineType/insert',
+  tag,
+  access: callers.catalogEditors,
   summary: 'Add a machine type with its input sources; the name is unique (platform only)',
   params: z.object(machineTypeFields),
   reply: itemReply(z.object({ machineTypeId: z.number().int() })),
 });
 
 export const updateMachineType = defineCall({
-  method: 'POST', path: '/platform/machineType/update', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/machineType/update',
+  tag,
+  access: callers.catalogEditors,
   summary: 'Change a machine type; name and state are locked while it is referenced (platform only)',
   params: machineTypeId.extend(machineTypeFields),
   reply: emptyReply,
 });
 
 export const deleteMachineType = defineCall({
-  method: 'POST', path: '/platform/machineType/delete', tag, access: 'session',
+  method: 'POST',
+  path: '/platform/machineType/delete',
+  tag,
+  access: callers.catalogEditors,
   summary: 'Delete a machine type that nothing refers to (platform only)',
   params: machineTypeId,
   reply: emptyReply,
@@ -111,7 +132,10 @@ export const deleteMachineType = defineCall({
 export const sourceOption = z.object({ name: z.string(), sourceKey: z.string() });
 
 export const sourcesOfMachineType = defineCall({
-  method: 'GET', path: '/platform/machineType/listSource', tag, access: 'session',
+  method: 'GET',
+  path: '/platform/machineType/listSource',
+  tag,
+  access: users(['0', '1', '2', '3', '4']),
   summary: "The input sources of a machine type, in the catalog's order (the device source switch)",
   params: machineTypeId,
   reply: listReply(sourceOption),

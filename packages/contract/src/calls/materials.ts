@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
+import { callers } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 
 // The spec does not show the material paths; they are chosen here in its style.
@@ -19,7 +20,8 @@ export const extensionOf = (name: string) => {
   const dot = name.lastIndexOf('.');
   return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
 };
-export const isAudioFileName = (name: string) => (AUDIO_FORMATS as readonly string[]).includes(extensionOf(name));
+export const isAudioFileName = (name: string) =>
+  (AUDIO_FORMATS as readonly string[]).includes(extensionOf(name));
 
 export const material = z.object({
   materialId: z.number().int(),
@@ -34,15 +36,22 @@ export const material = z.object({
 });
 export type Material = z.infer<typeof material>;
 
-const materialId = z.coerce.number({ error: 'material.notFound' }).int({ error: 'material.notFound' }).positive({ error: 'material.notFound' });
+const materialId = z.coerce
+  .number({ error: 'material.notFound' })
+  .int({ error: 'material.notFound' })
+  .positive({ error: 'material.notFound' });
 
 export const listMaterials = defineCall({
   method: 'GET',
   path: '/material/listMaterial',
   summary: "The company's materials of one file type (2: audio), newest first",
   tag,
-  access: 'session',
-  params: z.object({ fileType: z.coerce.number().pipe(z.literal(MATERIAL_FILE_TYPES.audio, { error: 'material.fileTypeInvalid' })) }),
+  access: callers.deviceOperators,
+  params: z.object({
+    fileType: z.coerce
+      .number()
+      .pipe(z.literal(MATERIAL_FILE_TYPES.audio, { error: 'material.fileTypeInvalid' })),
+  }),
   reply: listReply(material),
 });
 
@@ -52,7 +61,7 @@ export const insertMaterial = defineCall({
   summary:
     'Multipart: field fileType (2) first, then file uiFile (at most 20 MB; mp3, wma, wav, amr, aac, ogg, mp4, flac or ape, checked by content). Stored under a generated name with its SHA-256.',
   tag,
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({}),
   reply: itemReply(material),
 });
@@ -62,7 +71,7 @@ export const deleteMaterial = defineCall({
   path: '/material/deleteMaterial',
   summary: 'Delete a material and its file',
   tag,
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({ materialId }),
   reply: emptyReply,
 });
@@ -72,11 +81,13 @@ export const materialFile = defineCall({
   path: '/material/file',
   summary: "A material's file for preview in the console (Range requests allowed)",
   tag,
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({ materialId }),
   // The server streams the file; the console hands the address to an <audio> element.
   reply: z.custom<Uint8Array | AsyncIterable<Uint8Array>>(
-    (value) => value instanceof Uint8Array || (typeof value === 'object' && value !== null && Symbol.asyncIterator in value),
+    (value) =>
+      value instanceof Uint8Array ||
+      (typeof value === 'object' && value !== null && Symbol.asyncIterator in value),
   ),
   produces: 'audio/*',
 });

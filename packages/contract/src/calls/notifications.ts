@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
+import { callers } from '../access.js';
 import { itemReply, listReply } from '../envelope.js';
 import { requiredText } from '../rules.js';
 
@@ -26,7 +27,12 @@ const blankToUndefined = (value: unknown) => (value === '' || value === null ? u
 const optionalInt = (key: string) =>
   z.preprocess(blankToUndefined, z.coerce.number({ error: key }).int({ error: key }).optional());
 
-const ids = (text: string) => text.split(',').map((part) => part.trim()).filter((part) => part !== '').map(Number);
+const ids = (text: string) =>
+  text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map(Number);
 
 /** One device, or the devices of labels. */
 export type NoticeTarget = { deviceId: number } | { tagIds: number[] };
@@ -43,8 +49,13 @@ export const sendMessageParams = z
   .object({
     title: noticeTitle,
     text: noticeText,
-    level: z.coerce.number({ error: 'notice.levelInvalid' }).pipe(z.union([z.literal(0), z.literal(1)], { error: 'notice.levelInvalid' })),
-    position: z.preprocess(blankToUndefined, z.enum(NOTICE_POSITIONS, { error: 'notice.positionInvalid' }).optional()),
+    level: z.coerce
+      .number({ error: 'notice.levelInvalid' })
+      .pipe(z.union([z.literal(0), z.literal(1)], { error: 'notice.levelInvalid' })),
+    position: z.preprocess(
+      blankToUndefined,
+      z.enum(NOTICE_POSITIONS, { error: 'notice.positionInvalid' }).optional(),
+    ),
     times: z.preprocess(
       (value) => value ?? undefined,
       z.coerce
@@ -56,7 +67,10 @@ export const sendMessageParams = z
     ),
     materialType: optionalInt('notice.audioInvalid'),
     materialId: optionalInt('notice.chooseAudio'),
-    color: z.preprocess(blankToUndefined, z.string().regex(COLOR_PATTERN, { error: 'notice.colorInvalid' }).default(NOTICE_DEFAULT_COLOR)),
+    color: z.preprocess(
+      blankToUndefined,
+      z.string().regex(COLOR_PATTERN, { error: 'notice.colorInvalid' }).default(NOTICE_DEFAULT_COLOR),
+    ),
     /** One device ... */
     deviceId: optionalInt('device.notFound'),
     /** ... or the devices of these labels (comma-separated label ids). */
@@ -70,23 +84,32 @@ export const sendMessageParams = z
     else if (v.tags !== undefined) {
       const tagIds = ids(v.tags);
       if (!tagIds.length) issue('label.chooseDevice', 'tags');
-      else if (tagIds.length > 10_000 || !tagIds.every((id) => Number.isInteger(id) && id > 0)) issue('label.notFound', 'tags');
+      else if (tagIds.length > 10_000 || !tagIds.every((id) => Number.isInteger(id) && id > 0))
+        issue('label.notFound', 'tags');
     }
     if (v.level === NOTICE_LEVELS.ordinary) {
       if (v.position === undefined) issue('notice.positionInvalid', 'position');
     } else {
       const audio = v.materialType;
-      if (audio === undefined || !(Object.values(NOTICE_AUDIO) as number[]).includes(audio)) issue('notice.audioInvalid', 'materialType');
-      else if (audio === NOTICE_AUDIO.custom && (v.materialId === undefined || v.materialId <= 0)) issue('notice.chooseAudio', 'materialId');
+      if (audio === undefined || !(Object.values(NOTICE_AUDIO) as number[]).includes(audio))
+        issue('notice.audioInvalid', 'materialType');
+      else if (audio === NOTICE_AUDIO.custom && (v.materialId === undefined || v.materialId <= 0))
+        issue('notice.chooseAudio', 'materialId');
     }
   })
   .transform((v) => {
-    const target: NoticeTarget = v.deviceId !== undefined ? { deviceId: v.deviceId } : { tagIds: [...new Set(ids(v.tags ?? ''))] };
+    const target: NoticeTarget =
+      v.deviceId !== undefined ? { deviceId: v.deviceId } : { tagIds: [...new Set(ids(v.tags ?? ''))] };
     const common = { title: v.title, text: v.text, times: v.times, color: v.color.toLowerCase(), target };
     if (v.level === NOTICE_LEVELS.ordinary) {
       return { ...common, level: 1 as const, position: v.position!, materialType: ORDINARY_MATERIAL_TYPE };
     }
-    return { ...common, level: 0 as const, audio: v.materialType as NoticeAudio, materialId: v.materialType === NOTICE_AUDIO.custom ? v.materialId : undefined };
+    return {
+      ...common,
+      level: 0 as const,
+      audio: v.materialType as NoticeAudio,
+      materialId: v.materialType === NOTICE_AUDIO.custom ? v.materialId : undefined,
+    };
   });
 export type SendMessage = z.output<typeof sendMessageParams>;
 
@@ -96,7 +119,7 @@ export const sendMessage = defineCall({
   summary:
     'Send an on-screen notification to one device (deviceId) or to the devices of labels (tags): level 0 emergency with audio (materialType 1 fire, 2 earthquake, 3 air defense, 0 custom with materialId), level 1 ordinary (position top or bottom, times)',
   tag,
-  access: 'session',
+  access: callers.deviceOperators,
   params: sendMessageParams,
   reply: itemReply(z.object({ count: z.number().int(), commandIds: z.array(z.string()) })),
 });
@@ -118,14 +141,25 @@ export type Delivery = z.infer<typeof delivery>;
 export const selectDelivery = defineCall({
   method: 'GET',
   path: '/sendMessage/selectDelivery',
-  summary: 'Where notifications are: the state of their commands (comma-separated ids from /sendMessage/insert, at most 500)',
+  summary:
+    'Where notifications are: the state of their commands (comma-separated ids from /sendMessage/insert, at most 500)',
   tag,
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({
     commandIds: z
       .string({ error: 'common.invalidId' })
-      .transform((text) => [...new Set(text.split(',').map((part) => part.trim()).filter((part) => part !== ''))])
-      .refine((list) => list.length >= 1 && list.length <= 500 && list.every((id) => /^[0-9a-f-]{36}$/i.test(id)), { error: 'common.invalidId' }),
+      .transform((text) => [
+        ...new Set(
+          text
+            .split(',')
+            .map((part) => part.trim())
+            .filter((part) => part !== ''),
+        ),
+      ])
+      .refine(
+        (list) => list.length >= 1 && list.length <= 500 && list.every((id) => /^[0-9a-f-]{36}$/i.test(id)),
+        { error: 'common.invalidId' },
+      ),
   }),
   reply: listReply(delivery),
 });

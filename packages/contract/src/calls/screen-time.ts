@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
+import { callers } from '../access.js';
 import { okBase } from '../envelope.js';
 import { DEVICE_KEY_PATTERN } from '../device/topics.js';
 
@@ -14,14 +15,20 @@ export const SCREEN_TIME_SLOT = { day: HOUR_MS, recent: DAY_MS } as const;
 export const SCREEN_TIME_SIGNS = ['day', 'recent'] as const;
 export type ScreenTimeSign = (typeof SCREEN_TIME_SIGNS)[number];
 
-const epochMs = z.coerce.number({ error: 'screenTime.rangeInvalid' }).int({ error: 'screenTime.rangeInvalid' }).min(0, { error: 'screenTime.rangeInvalid' });
+const epochMs = z.coerce
+  .number({ error: 'screenTime.rangeInvalid' })
+  .int({ error: 'screenTime.rangeInvalid' })
+  .min(0, { error: 'screenTime.rangeInvalid' });
 
 export const selectRptTimeParams = z
   .object({
     startTime: epochMs,
     endTime: epochMs,
     sign: z.enum(SCREEN_TIME_SIGNS, { error: 'screenTime.signInvalid' }),
-    deviceKey: z.string({ error: 'device.notFound' }).trim().regex(DEVICE_KEY_PATTERN, { error: 'device.notFound' }),
+    deviceKey: z
+      .string({ error: 'device.notFound' })
+      .trim()
+      .regex(DEVICE_KEY_PATTERN, { error: 'device.notFound' }),
   })
   // An hour of tolerance: a day that has a daylight-saving change is 25 hours long.
   .refine((v) => v.endTime > v.startTime && v.endTime - v.startTime <= SCREEN_TIME_SCALE[v.sign] + HOUR_MS, {
@@ -60,7 +67,11 @@ export const selectRptTime = defineCall({
   summary:
     "A panel's screen time from its app-usage reports: per app (RtpAppTime, longest first), all apps together (RtpAppTotalTime, ms) and the screen-on time per slot (RtpDeviceTime)",
   tag,
-  access: 'session',
+  access: callers.deviceOperators,
   params: selectRptTimeParams,
-  reply: okBase.extend({ RtpAppTime: z.array(rtpAppTime), RtpAppTotalTime: z.number().int(), RtpDeviceTime: rtpDeviceTime }),
+  reply: okBase.extend({
+    RtpAppTime: z.array(rtpAppTime),
+    RtpAppTotalTime: z.number().int(),
+    RtpDeviceTime: rtpDeviceTime,
+  }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
+import { callers } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 import { pageParams, requiredText, textWidth } from '../rules.js';
 import { optionalCalendarDate, utcOffsetParam } from '../dates.js';
@@ -15,18 +16,44 @@ const idList = (emptyKey: string) =>
     .trim()
     .min(1, { error: emptyKey })
     .transform((text) => text.split(',').map((part) => Number(part.trim())))
-    .refine((ids) => ids.length <= 10_000 && ids.every((id) => Number.isInteger(id) && id > 0), { error: 'common.invalidParams' });
+    .refine((ids) => ids.length <= 10_000 && ids.every((id) => Number.isInteger(id) && id > 0), {
+      error: 'common.invalidParams',
+    });
 
 const orderParam = z.enum(ORDER_CODES, { error: 'command.orderInvalid' });
+
+/**
+ * A UUID the console makes once per click of a label command and sends again on a retry: the
+ * server answers a repeated key (same company, within a day) with the first result and creates
+ * no commands.
+ */
+export const idempotencyKeyParam = z.uuid({ error: 'command.idempotencyKeyInvalid' }).optional();
 
 export const enroll = defineCall({
   method: 'POST',
   path: '/device/enroll',
-  summary: 'A panel enrolls once with its serial number and its company enrollment secret, and gets its own MQTT credentials',
+  summary:
+    'A panel enrolls once with its serial number and its company enrollment secret, and gets its own MQTT credentials',
   tag: 'device protocol',
-  access: 'public',
+  access: callers.anyone,
   params: enrollmentRequest,
   reply: itemReply(enrollmentReply),
+});
+
+/**
+ * A signed, panel-bound, resumable file download (docs/device-protocol.md section 6): the URL
+ * comes in an OTA or notification command; the panel presents its own credentials (HTTP
+ * Basic) and may resume with Range. HEAD answers the headers alone.
+ */
+export const downloadFile = defineCall({
+  method: 'GET',
+  path: '/device/files/:name',
+  summary: 'A file a command named, for the panel it was signed for (Range, If-Range, HEAD)',
+  tag: 'device protocol',
+  access: callers.panel,
+  params: z.object({ t: z.string().max(2048).optional() }),
+  reply: z.string(),
+  produces: 'application/octet-stream',
 });
 
 export const enrollmentSecret = z.object({ enrollmentSecret: z.string(), rotatedAt: z.number() });
@@ -36,7 +63,7 @@ export const getEnrollmentSecret = defineCall({
   path: '/platform/device/enrollmentSecret',
   summary: "The company's device enrollment secret (customer and customer administrator only)",
   tag: 'devices',
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({}),
   reply: itemReply(enrollmentSecret),
 });
@@ -46,7 +73,7 @@ export const rotateEnrollmentSecret = defineCall({
   path: '/platform/device/enrollmentSecret/rotate',
   summary: 'Replace the enrollment secret; enrolled panels keep their own credentials',
   tag: 'devices',
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({}),
   reply: itemReply(enrollmentSecret),
 });
@@ -99,29 +126,45 @@ export const listDevices = defineCall({
     "One page of the company's devices ordered by name, optionally those whose name starts with deviceName (any case). " +
     'start is the page number (1-based); cursor is the one the previous page came with, so next, previous and nearby pages are keyset reads',
   tag: 'devices',
-  access: 'session',
-  params: pageParams.extend({ deviceName: z.string().trim().max(64).optional(), cursor: z.string().max(2048).optional() }),
+  access: callers.deviceOperators,
+  params: pageParams.extend({
+    deviceName: z.string().trim().max(64).optional(),
+    cursor: z.string().max(2048).optional(),
+  }),
   reply: listReply(deviceRow).extend({ cursor: z.string().optional() }),
 });
 
 /** One label name: required, at most 32 width units, no dash. */
 export const labelName = (emptyKey: string) =>
-  requiredText(emptyKey, LABEL_NAME_MAX_WIDTH, 'group.nameTooLong').refine((name) => !name.includes(TAG_SEPARATOR), { error: 'group.nameDash' });
+  requiredText(emptyKey, LABEL_NAME_MAX_WIDTH, 'group.nameTooLong').refine(
+    (name) => !name.includes(TAG_SEPARATOR),
+    { error: 'group.nameDash' },
+  );
 
 /** The device's labels as the edit form sends them: names joined by a dash, at least one. */
 export const tagNames = z
   .string({ error: 'deviceManage.tagNull' })
-  .transform((text) => [...new Set(text.split(TAG_SEPARATOR).map((name) => name.trim()).filter(Boolean))])
+  .transform((text) => [
+    ...new Set(
+      text
+        .split(TAG_SEPARATOR)
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ),
+  ])
   .refine((names) => names.length > 0, { error: 'deviceManage.tagNull' })
   .refine((names) => names.length <= MAX_TAGS_PER_DEVICE, { error: 'deviceManage.tagTooMany' })
-  .refine((names) => names.every((name) => textWidth(name) <= LABEL_NAME_MAX_WIDTH), { error: 'group.nameTooLong' });
+  .refine((names) => names.every((name) => textWidth(name) <= LABEL_NAME_MAX_WIDTH), {
+    error: 'group.nameTooLong',
+  });
 
 export const updateDevice = defineCall({
   method: 'POST',
   path: '/platform/device/update',
-  summary: "Edit a device: name, labels (replacing its labels; unknown names become new labels), remark and state; the serial number cannot change",
+  summary:
+    'Edit a device: name, labels (replacing its labels; unknown names become new labels), remark and state; the serial number cannot change',
   tag: 'devices',
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({
     deviceId: z.coerce.number({ error: 'device.notFound' }).int().positive({ error: 'device.notFound' }),
     deviceName: requiredText('deviceManage.nameNull', DEVICE_NAME_MAX_WIDTH, 'deviceManage.nameTooLong'),
@@ -143,7 +186,7 @@ export const listIsOnlineByDeviceKey = defineCall({
   path: '/platform/device/listIsOnlineByDeviceKey',
   summary: 'Online state of the listed devices, read from gateway memory',
   tag: 'devices',
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({ deviceKeyList: z.string().trim().max(100_000) }),
   reply: listReply(z.object({ deviceKey: z.string(), isOnline: z.enum(['1', '0']) })),
 });
@@ -155,7 +198,7 @@ export const listGroups = defineCall({
   path: '/platform/group/list',
   summary: "The company's labels",
   tag: 'labels',
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({}),
   reply: listReply(group),
 });
@@ -165,7 +208,7 @@ export const insertGroup = defineCall({
   path: '/platform/group/insert',
   summary: 'Create a label',
   tag: 'labels',
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({ groupName: labelName('group.nameNull') }),
   reply: itemReply(group),
 });
@@ -175,8 +218,11 @@ export const saveGroupsAndDevices = defineCall({
   path: '/platform/group/saveGroupsAndDevices',
   summary: 'Give the listed devices exactly the listed labels (edit tags of selected devices)',
   tag: 'labels',
-  access: 'session',
-  params: z.object({ deviceIds: idList('deviceManage.selectEditDeviceTag'), groupIds: idList('deviceManage.tagNull') }),
+  access: callers.deviceOperators,
+  params: z.object({
+    deviceIds: idList('deviceManage.selectEditDeviceTag'),
+    groupIds: idList('deviceManage.tagNull'),
+  }),
   reply: emptyReply,
 });
 
@@ -198,11 +244,31 @@ export const LABEL_DEVICES_MAX_SIZE = 100_000;
 export const selectByTag = defineCall({
   method: 'POST',
   path: '/platform/device/selectByTag',
-  summary: 'One page of the devices in any of the listed labels (tags: label ids), ordered by name',
+  summary:
+    'One page of the devices in any of the listed labels (tags: label ids), ordered by name; with machineTypeId only those of that machine type, ' +
+    'with otaFileId only those the OTA file fits (its machine types and from-versions), as the force-upgrade dialog lists them',
   tag: 'labels',
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({
     tags: idList('label.chooseDevice'),
+    machineTypeId: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce
+        .number({ error: 'machineType.notFound' })
+        .int({ error: 'machineType.notFound' })
+        .positive({ error: 'machineType.notFound' })
+        .max(2_147_483_647, { error: 'machineType.notFound' })
+        .optional(),
+    ),
+    otaFileId: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce
+        .number({ error: 'ota.fileNotFound' })
+        .int({ error: 'ota.fileNotFound' })
+        .positive({ error: 'ota.fileNotFound' })
+        .max(2_147_483_647, { error: 'ota.fileNotFound' })
+        .optional(),
+    ),
     start: z.coerce.number().int().min(0).max(10_000_000).default(0),
     size: z.coerce.number().int().min(1).max(LABEL_DEVICES_MAX_SIZE).default(5),
   }),
@@ -214,8 +280,12 @@ export const sendCommandByDeviceId = defineCall({
   path: '/sendData/sendCommandByDeviceId',
   summary: 'Send one order to one device; the command lives until it succeeds, fails or expires',
   tag: 'commands',
-  access: 'session',
-  params: z.object({ deviceId: z.coerce.number().int().positive(), order: orderParam, value: z.string().max(20_000).optional() }),
+  access: callers.deviceOperators,
+  params: z.object({
+    deviceId: z.coerce.number().int().positive(),
+    order: orderParam,
+    value: z.string().max(20_000).optional(),
+  }),
   reply: itemReply(z.object({ commandId: z.string() })),
 });
 
@@ -224,7 +294,7 @@ export const sendPowerUpByDeviceId = defineCall({
   path: '/sendData/sendPowerUpByDeviceId',
   summary: 'Power on a device that is off, through a Wake-on-LAN relay on its network',
   tag: 'commands',
-  access: 'session',
+  access: callers.deviceOperators,
   params: z.object({ deviceId: z.coerce.number().int().positive() }),
   reply: itemReply(z.object({ commandId: z.string() })),
 });
@@ -232,10 +302,16 @@ export const sendPowerUpByDeviceId = defineCall({
 export const sendCommandByTagIds = defineCall({
   method: 'POST',
   path: '/sendData/sendCommandByTagIds',
-  summary: 'Send one order to every device of the listed labels (fanned out through the broker)',
+  summary:
+    'Send one order to every device of the listed labels (fanned out through the broker); a repeated idempotencyKey answers the first result',
   tag: 'commands',
-  access: 'session',
-  params: z.object({ tagIds: idList('label.chooseDevice'), order: orderParam, value: z.string().max(20_000).optional() }),
+  access: callers.deviceOperators,
+  params: z.object({
+    tagIds: idList('label.chooseDevice'),
+    order: orderParam,
+    value: z.string().max(20_000).optional(),
+    idempotencyKey: idempotencyKeyParam,
+  }),
   reply: itemReply(z.object({ count: z.number().int() })),
 });
 
@@ -244,8 +320,8 @@ export const sendPowerUpByTagIds = defineCall({
   path: '/sendData/sendPowerUpByTagIds',
   summary: 'Power on every device of the listed labels',
   tag: 'commands',
-  access: 'session',
-  params: z.object({ tagIds: idList('label.chooseDevice') }),
+  access: callers.deviceOperators,
+  params: z.object({ tagIds: idList('label.chooseDevice'), idempotencyKey: idempotencyKeyParam }),
   reply: itemReply(z.object({ count: z.number().int() })),
 });
 
@@ -258,6 +334,10 @@ export const feedbackRecord = z.object({
   status: z.enum(FEEDBACK_STATUSES),
   type: z.string(),
   createDate: z.number(),
+  /** The error code of a failed command (the panel's detail, or expired): empty otherwise. */
+  detail: z.string(),
+  /** The error tip for that code in the caller's language (errorMsg catalogue), empty when none. */
+  tip: z.string(),
 });
 
 export const listFeedback = defineCall({
@@ -265,7 +345,7 @@ export const listFeedback = defineCall({
   path: '/platform/feedback/listFeedbackInfo',
   summary: 'Command feedback derived from command state (sent, fail, success), newest first',
   tag: 'commands',
-  access: 'session',
+  access: callers.deviceOperators,
   params: pageParams.extend({
     deviceName: z.string().trim().max(64).optional(),
     createDate: optionalCalendarDate(),
@@ -274,4 +354,3 @@ export const listFeedback = defineCall({
   }),
   reply: listReply(feedbackRecord),
 });
-

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { settingsChange } from './settings.js';
+import { SHA256_HEX, settingsChange } from './settings.js';
 
 /**
  * Order codes. 00-08 and POWERUP are the spec's remote-control orders and feedback types;
@@ -22,6 +22,10 @@ export const ORDERS = {
   reportApps: 'REPORT_APPS',
   /** Download firmware over HTTP (signed URL), verify its SHA-256, install it. Sent by the server, never typed by an operator. */
   ota: 'OTA',
+  /** Trust this certificate (PEM, with its chain) for the platform's endpoints. Sent by the server only. */
+  certificate: 'CERTIFICATE',
+  /** Stop an OTA download in progress (the operator cancelled the panel in its task). */
+  otaCancel: 'OTA_CANCEL',
 } as const;
 export type Order = (typeof ORDERS)[keyof typeof ORDERS];
 export const ORDER_CODES = Object.values(ORDERS) as [Order, ...Order[]];
@@ -30,8 +34,27 @@ export const ORDER_CODES = Object.values(ORDERS) as [Order, ...Order[]];
 export const LABEL_ORDERS: readonly Order[] = ['00', '01', '02', '03', '07'];
 
 export const VIRTUAL_KEYS = [
-  '0', '1', '2', '3', '4', '5', '6', '7', '8', '9',
-  'up', 'down', 'left', 'right', 'ok', 'home', 'back', 'volumeUp', 'volumeDown', 'power', 'mute',
+  '0',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
+  '6',
+  '7',
+  '8',
+  '9',
+  'up',
+  'down',
+  'left',
+  'right',
+  'ok',
+  'home',
+  'back',
+  'volumeUp',
+  'volumeDown',
+  'power',
+  'mute',
 ] as const;
 export type VirtualKey = (typeof VIRTUAL_KEYS)[number];
 
@@ -53,23 +76,79 @@ export const notificationValue = z.object({
   /** Custom audio: a signed, device-bound URL (protocol section 6) with the file's size and SHA-256. */
   audioUrl: z.string().url().max(2048).optional(),
   audioSize: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-  audioSha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  audioSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 
-/** An OTA update: a signed, device-bound URL valid for an hour, the exact size and SHA-256, the version it installs. */
+/**
+ * The manifest the platform signs for every firmware file (docs/device-protocol.md section 6.1):
+ * what the image is and what it may be installed on. It travels as the exact JSON text that was
+ * signed (`manifest`), so a panel verifies those bytes and then reads them.
+ */
+export const firmwareManifest = z
+  .object({
+    v: z.literal(1),
+    /** The version the image installs. */
+    version: z.string().min(1).max(64),
+    size: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    /** Machine types (series names, as panels report `machineType`) the image fits; at least one. */
+    machineTypes: z.array(z.string().min(1).max(64)).min(1).max(100),
+    /** Versions it may be installed over; empty: any. */
+    fromVersions: z.array(z.string().min(1).max(64)).max(100),
+    /** When the platform signed it (epoch ms). */
+    issuedAt: z.number().int().nonnegative(),
+  })
+  .strict();
+export type FirmwareManifest = z.infer<typeof firmwareManifest>;
+
+/**
+ * An OTA update: a signed, device-bound URL valid for an hour, the exact size and SHA-256, the
+ * version it installs, the signed manifest (JSON text) with its Ed25519 signature (base64 of 64
+ * bytes), and whether this task lets an older version replace a newer one.
+ */
 export const otaValue = z.object({
   url: z.string().url().max(2048),
   size: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   version: z.string().min(1).max(64),
+  manifest: z.string().min(2).max(16_384),
+  signature: z.string().regex(/^[A-Za-z0-9+/]{86}==$/),
+  allowDowngrade: z.boolean(),
+  /**
+   * The reminder configured for the panel's machine type and this version (spec 3 section
+   * 2.10), in the panel's language: shown before installing, the install waits for the
+   * operator's OK. Absent when none is configured.
+   */
+  reminder: z.string().min(1).max(2000).optional(),
 });
 export type OtaValue = z.infer<typeof otaValue>;
+
+/** Stop the OTA command `id` if its download is still running (a verifying or installing panel finishes). */
+export const otaCancelValue = z.object({ id: z.string().uuid() });
 
 /**
  * Orders only the server composes (a relay's Wake-on-LAN, an OTA with its signed URL, a
  * notification checked by /sendMessage/insert with its signed audio URL): refused as raw commands.
  */
-export const SERVER_ONLY_ORDERS: readonly Order[] = ['WAKE', 'OTA', 'NOTIFY'];
+export const SERVER_ONLY_ORDERS: readonly Order[] = ['WAKE', 'OTA', 'NOTIFY', 'CERTIFICATE', 'OTA_CANCEL'];
+
+/** Longest certificate bundle (PEM text) a panel is sent: a leaf and a few intermediates fit easily. */
+export const CERTIFICATE_MAX_CHARS = 32 * 1024;
+
+/**
+ * The platform certificate (protocol 5.8): `pem` holds one or more PEM certificates, the leaf
+ * first; `sha256` is the SHA-256 of their DER bytes in order (for one certificate, its usual
+ * SHA-256 fingerprint), which the panel checks and reports back in its settings report.
+ */
+export const certificateValue = z.object({
+  name: z.string().min(1).max(128),
+  pem: z.string().min(1).max(CERTIFICATE_MAX_CHARS),
+  sha256: z.string().regex(SHA256_HEX),
+});
+export type CertificateValue = z.infer<typeof certificateValue>;
 
 export const wakeValue = z.object({ mac: z.string().regex(MAC_PATTERN), broadcast: z.string().max(45) });
 
@@ -90,6 +169,8 @@ export const orderValueSchemas = {
   UNINSTALL: z.object({ packageNames: z.array(z.string().min(1).max(255)).min(1).max(100) }),
   REPORT_APPS: z.null(),
   OTA: otaValue,
+  CERTIFICATE: certificateValue,
+  OTA_CANCEL: otaCancelValue,
 } satisfies Record<Order, z.ZodType>;
 
 export type OrderValue<O extends Order> = z.infer<(typeof orderValueSchemas)[O]>;
@@ -98,7 +179,10 @@ export type OrderValue<O extends Order> = z.infer<(typeof orderValueSchemas)[O]>
  * Reads the value of an order as the console sends it (a form string): numbers for 00/01,
  * "1"/"0"/"true"/"false" for mute, JSON for structured orders, nothing for valueless orders.
  */
-export function parseOrderValue(order: Order, raw: string | undefined): { ok: true; value: unknown } | { ok: false } {
+export function parseOrderValue(
+  order: Order,
+  raw: string | undefined,
+): { ok: true; value: unknown } | { ok: false } {
   const text = (raw ?? '').trim();
   let candidate: unknown;
   switch (order) {
@@ -107,7 +191,8 @@ export function parseOrderValue(order: Order, raw: string | undefined): { ok: tr
       candidate = /^\d{1,3}$/.test(text) ? Number(text) : NaN;
       break;
     case '07':
-      candidate = text === '1' || text === 'true' ? true : text === '0' || text === 'false' ? false : undefined;
+      candidate =
+        text === '1' || text === 'true' ? true : text === '0' || text === 'false' ? false : undefined;
       break;
     case '02':
     case '03':

@@ -39,11 +39,16 @@ export const deviceStateFields = z.object({
   /** Current input source key (android home is "home"). */
   source: z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/),
   power: z.enum(POWER_STATES),
+  /** The panel's offset from UTC now, in minutes east (480 in China): where upgrade policies' time-zone windows apply. */
+  utcOffset: z.number().int().min(-720).max(840),
 });
 export type DeviceStateFields = z.infer<typeof deviceStateFields>;
 
 /** A state report: a full one after connecting and periodically, partial ones on change. */
-export const stateReport = deviceStateFields.partial().extend({ v: version, ts: epochMs.optional() }).strict();
+export const stateReport = deviceStateFields
+  .partial()
+  .extend({ v: version, ts: epochMs.optional() })
+  .strict();
 export type StateReport = z.infer<typeof stateReport>;
 
 export const presence = z.object({ v: version, online: z.boolean() }).strict();
@@ -72,9 +77,17 @@ export const appUsageRecord = z.object({
   startedAt: epochMs,
   durationMs: z.number().int().nonnegative().max(86_400_000),
 });
+/**
+ * The id a panel gives each usage or log report (a UUID is best): a report delivered twice
+ * (QoS 1 redelivery, a resend after a reboot) is stored once per device.
+ */
+export const REPORT_ID_PATTERN = /^[A-Za-z0-9_-]{8,36}$/;
+export const reportId = z.string().regex(REPORT_ID_PATTERN);
+
 export const appUsageReport = z
   .object({
     v: version,
+    id: reportId,
     from: epochMs,
     to: epochMs,
     screenOnMs: z.number().int().nonnegative().max(86_400_000),
@@ -83,15 +96,24 @@ export const appUsageReport = z
   .strict();
 export type AppUsageReport = z.infer<typeof appUsageReport>;
 
+/**
+ * Largest log text a panel uploads over HTTP (POST /device/abnormalLog), in UTF-8 bytes. Over
+ * MQTT a log travels only while its whole JSON payload fits MAX_LOG_PAYLOAD_BYTES (256 KiB);
+ * a larger one goes by that upload, whole (protocol 5.4).
+ */
+export const MAX_LOG_UPLOAD_BYTES = 16 * 1024 * 1024;
+
 /** An abnormal log (crash, ANR) of one app; the text is the log itself. */
 export const abnormalLog = z
   .object({
     v: version,
+    id: reportId,
     fileName: z.string().min(1).max(255),
     appName: z.string().min(1).max(128),
     model: z.string().max(64).optional(),
     occurredAt: epochMs,
-    text: z.string().min(1).max(200_000),
+    // Characters; the byte limits (payload over MQTT, body over HTTP) are checked before parsing.
+    text: z.string().min(1).max(MAX_LOG_UPLOAD_BYTES),
   })
   .strict();
 export type AbnormalLog = z.infer<typeof abnormalLog>;
@@ -103,17 +125,28 @@ export const commandEnvelope = z
     id: z.string().uuid(),
     order: z.enum(ORDER_CODES),
     value: z.unknown(),
-    /** Epoch ms; a panel drops a command it receives after this time. */
+    /** Epoch ms by the server's clock: for display and logs only, a panel's clock may be wrong. */
     expiresAt: epochMs,
+    /**
+     * Milliseconds the command has left when the server publishes it (computed anew at every
+     * publish). The panel measures it from receipt with its monotonic clock and ignores its own
+     * wall clock: 0 means already expired. Always sent by this server; optional only so that a
+     * panel still accepts a command from an older server, where it falls back to `expiresAt`.
+     */
+    ttlMs: z.number().int().nonnegative().optional(),
   })
   .strict()
   .superRefine((cmd, ctx) => {
     const schema = orderValueSchemas[cmd.order as Order];
-    if (!schema.safeParse(cmd.value).success) ctx.addIssue({ code: 'custom', message: 'value does not fit the order', path: ['value'] });
+    if (!schema.safeParse(cmd.value).success)
+      ctx.addIssue({ code: 'custom', message: 'value does not fit the order', path: ['value'] });
   });
 export type CommandEnvelope = z.infer<typeof commandEnvelope>;
 
 export const ACK_RESULTS = ['received', 'succeeded', 'failed'] as const;
+/** Steps of a long command a panel reports with `received` (OTA: downloading, verifying, installing). */
+export const ACK_PHASES = ['downloading', 'verifying', 'installing'] as const;
+export type AckPhase = (typeof ACK_PHASES)[number];
 export type AckResult = (typeof ACK_RESULTS)[number];
 
 /** The panel's answer to a command: optional `received`, then exactly one final result. */
@@ -123,6 +156,8 @@ export const commandAck = z
     id: z.string().uuid(),
     result: z.enum(ACK_RESULTS),
     detail: z.string().max(500).optional(),
+    /** With `received`: the step the panel has reached (OTA: downloading, verifying, installing). */
+    phase: z.enum(ACK_PHASES).optional(),
     /** What the command changed on the panel (a partial state report), so no separate report is needed. */
     state: deviceStateFields.partial().strict().optional(),
   })
@@ -133,7 +168,10 @@ export type CommandAck = z.infer<typeof commandAck>;
 export const enrollmentRequest = z.object({
   v: z.coerce.number().pipe(version),
   serial: z.string().regex(DEVICE_KEY_PATTERN, { error: 'device.serialInvalid' }),
-  enrollmentSecret: z.string().min(16, { error: 'device.enrollmentRefused' }).max(128, { error: 'device.enrollmentRefused' }),
+  enrollmentSecret: z
+    .string()
+    .min(16, { error: 'device.enrollmentRefused' })
+    .max(128, { error: 'device.enrollmentRefused' }),
   model: z.string().max(64).optional(),
   machineType: z.string().max(64).optional(),
 });
@@ -150,5 +188,7 @@ export const enrollmentReply = z.object({
   mqttUrls: z.array(z.string()),
   topicPrefix: z.string(),
   keepaliveSeconds: z.number().int().positive(),
+  /** The platform's firmware signing key: manifests of OTA images verify with it (protocol section 6.1). */
+  firmwareKey: z.object({ algorithm: z.literal('ed25519'), publicKey: z.string() }).optional(),
 });
 export type EnrollmentReply = z.infer<typeof enrollmentReply>;

@@ -22,13 +22,41 @@ export const DEFAULT_POWER_TIME = '00:00';
 
 /** Terminal languages (about 35), with each language's own name. */
 export const TERMINAL_LANGUAGES = [
-  ['en_us', 'English (US)'], ['en_gb', 'English (UK)'], ['zh_cn', '简体中文'], ['zh_tw', '繁體中文'], ['ja_jp', '日本語'],
-  ['ko_kr', '한국어'], ['es_es', 'Español'], ['fr_fr', 'Français'], ['de_de', 'Deutsch'], ['it_it', 'Italiano'],
-  ['pt_pt', 'Português'], ['pt_br', 'Português (Brasil)'], ['ru_ru', 'Русский'], ['nl', 'Nederlands'], ['pl_pl', 'Polski'],
-  ['tr_tr', 'Türkçe'], ['ar_sa', 'العربية'], ['he_il', 'עברית'], ['th_th', 'ไทย'], ['vi_vn', 'Tiếng Việt'],
-  ['id_id', 'Bahasa Indonesia'], ['ms_my', 'Bahasa Melayu'], ['sv_se', 'Svenska'], ['da_dk', 'Dansk'], ['nb_no', 'Norsk'],
-  ['fi_fi', 'Suomi'], ['cs_cz', 'Čeština'], ['sk_sk', 'Slovenčina'], ['hu_hu', 'Magyar'], ['ro_ro', 'Română'],
-  ['el_gr', 'Ελληνικά'], ['uk_ua', 'Українська'], ['bg_bg', 'Български'], ['hr_hr', 'Hrvatski'], ['sl_si', 'Slovenščina'],
+  ['en_us', 'English (US)'],
+  ['en_gb', 'English (UK)'],
+  ['zh_cn', '简体中文'],
+  ['zh_tw', '繁體中文'],
+  ['ja_jp', '日本語'],
+  ['ko_kr', '한국어'],
+  ['es_es', 'Español'],
+  ['fr_fr', 'Français'],
+  ['de_de', 'Deutsch'],
+  ['it_it', 'Italiano'],
+  ['pt_pt', 'Português'],
+  ['pt_br', 'Português (Brasil)'],
+  ['ru_ru', 'Русский'],
+  ['nl', 'Nederlands'],
+  ['pl_pl', 'Polski'],
+  ['tr_tr', 'Türkçe'],
+  ['ar_sa', 'العربية'],
+  ['he_il', 'עברית'],
+  ['th_th', 'ไทย'],
+  ['vi_vn', 'Tiếng Việt'],
+  ['id_id', 'Bahasa Indonesia'],
+  ['ms_my', 'Bahasa Melayu'],
+  ['sv_se', 'Svenska'],
+  ['da_dk', 'Dansk'],
+  ['nb_no', 'Norsk'],
+  ['fi_fi', 'Suomi'],
+  ['cs_cz', 'Čeština'],
+  ['sk_sk', 'Slovenčina'],
+  ['hu_hu', 'Magyar'],
+  ['ro_ro', 'Română'],
+  ['el_gr', 'Ελληνικά'],
+  ['uk_ua', 'Українська'],
+  ['bg_bg', 'Български'],
+  ['hr_hr', 'Hrvatski'],
+  ['sl_si', 'Slovenščina'],
 ] as const;
 export type TerminalLanguage = (typeof TERMINAL_LANGUAGES)[number][0];
 const LANGUAGE_CODES = TERMINAL_LANGUAGES.map(([code]) => code) as [TerminalLanguage, ...TerminalLanguage[]];
@@ -49,22 +77,28 @@ const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(va
 export const HH_MM_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
 const time = z.string(invalid).regex(HH_MM_PATTERN, { error: 'setting.timeInvalid' });
 /** Weekday codes joined by underscore (mon_tue), each at most once; empty means no day. */
-const week = z
-  .string(invalid)
-  .refine((text) => {
+const week = z.string(invalid).refine(
+  (text) => {
     if (text === '') return true;
     const days = text.split('_');
-    return new Set(days).size === days.length && days.every((d) => (WEEKDAYS as readonly string[]).includes(d));
-  }, { error: 'setting.weekInvalid' });
+    return (
+      new Set(days).size === days.length && days.every((d) => (WEEKDAYS as readonly string[]).includes(d))
+    );
+  },
+  { error: 'setting.weekInvalid' },
+);
 /** Minutes (integer, 3..1440) or "never". */
-export const energySaving = z.union([
-  z.literal('never'),
-  z
-    .number(invalid)
-    .int({ error: 'setting.threeMin' })
-    .min(ENERGY_SAVING_MIN, { error: 'setting.threeMin' })
-    .max(ENERGY_SAVING_MAX, { error: 'setting.energySavingMax' }),
-], { error: 'setting.threeMin' });
+export const energySaving = z.union(
+  [
+    z.literal('never'),
+    z
+      .number(invalid)
+      .int({ error: 'setting.threeMin' })
+      .min(ENERGY_SAVING_MIN, { error: 'setting.threeMin' })
+      .max(ENERGY_SAVING_MAX, { error: 'setting.energySavingMax' }),
+  ],
+  { error: 'setting.threeMin' },
+);
 export type EnergySaving = z.infer<typeof energySaving>;
 
 const power = {
@@ -87,12 +121,21 @@ const shapes = {
     powerOnOffSetting: z.strictObject(power),
     inputOutputSetting: z.strictObject({ ...inputOutput, startingSource: oneOf(STARTING_SOURCES), ...cec }),
     toolBar: z.strictObject({ ...toolBar, customizedIcon: oneOf(TOOLBAR_ICONS) }),
-    cameraSetting: z.strictObject({ defaultCamera: oneOf(CAMERA_POSITIONS), antiFlickering: oneOf(ANTI_FLICKERING) }),
-    bluelightFilter: z.strictObject({ bluelightFilter: bool, filterLevel: z.number(invalid).int(invalid).min(0, invalid).max(100, invalid) }),
+    cameraSetting: z.strictObject({
+      defaultCamera: oneOf(CAMERA_POSITIONS),
+      antiFlickering: oneOf(ANTI_FLICKERING),
+    }),
+    bluelightFilter: z.strictObject({
+      bluelightFilter: bool,
+      filterLevel: z.number(invalid).int(invalid).min(0, invalid).max(100, invalid),
+    }),
     newlineExtension: z.strictObject({
-      trucast: bool, trucastSource: oneOf(EXTENSION_SOURCES),
-      x10d: bool, x10dSource: oneOf(EXTENSION_SOURCES),
-      trucam: bool, trucamSource: oneOf(EXTENSION_SOURCES),
+      trucast: bool,
+      trucastSource: oneOf(EXTENSION_SOURCES),
+      x10d: bool,
+      x10dSource: oneOf(EXTENSION_SOURCES),
+      trucam: bool,
+      trucamSource: oneOf(EXTENSION_SOURCES),
       montage: bool,
     }),
   },
@@ -114,19 +157,27 @@ const shapes = {
 } as const;
 
 export const SETTING_SECTIONS = [
-  'language', 'powerOnOffSetting', 'inputOutputSetting', 'toolBar', 'cameraSetting', 'bluelightFilter', 'newlineExtension',
+  'language',
+  'powerOnOffSetting',
+  'inputOutputSetting',
+  'toolBar',
+  'cameraSetting',
+  'bluelightFilter',
+  'newlineExtension',
 ] as const;
 export type SettingSection = (typeof SETTING_SECTIONS)[number];
 
 /** The sections a series has, in the order the editors show them. */
-export const sectionsOf = (series: Series): SettingSection[] => SETTING_SECTIONS.filter((s) => s in shapes[series]);
+export const sectionsOf = (series: Series): SettingSection[] =>
+  SETTING_SECTIONS.filter((s) => s in shapes[series]);
 
 /** A source chosen by one enabled newline feature cannot serve another. */
 function checkExtensionSources(msg: { newlineExtension?: Record<string, unknown> }, ctx: z.RefinementCtx) {
   const ext = msg.newlineExtension;
   if (!ext) return;
   const used = EXTENSION_FEATURES.filter((f) => ext[f] === true).map((f) => ext[`${f}Source`]);
-  if (new Set(used).size !== used.length) ctx.addIssue({ code: 'custom', message: 'setting.sourceTaken', path: ['newlineExtension'] });
+  if (new Set(used).size !== used.length)
+    ctx.addIssue({ code: 'custom', message: 'setting.sourceTaken', path: ['newlineExtension'] });
 }
 
 export const platformMsgSchemas = {
@@ -142,8 +193,17 @@ export type PlatformMsg = X9Settings | OemSettings | RsSettings;
 /** Every section optional, every field of a section optional: what an operator changes. */
 const partialOf = <S extends Record<string, z.ZodType>>(shape: S) =>
   z.strictObject(
-    Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, (schema instanceof z.ZodObject ? schema.partial() : schema).optional()])) as {
-      [K in keyof S]: z.ZodOptional<S[K] extends z.ZodObject ? z.ZodObject<{ [F in keyof S[K]['shape']]: z.ZodOptional<S[K]['shape'][F]> }, z.core.$strict> : S[K]>;
+    Object.fromEntries(
+      Object.entries(shape).map(([key, schema]) => [
+        key,
+        (schema instanceof z.ZodObject ? schema.partial() : schema).optional(),
+      ]),
+    ) as {
+      [K in keyof S]: z.ZodOptional<
+        S[K] extends z.ZodObject
+          ? z.ZodObject<{ [F in keyof S[K]['shape']]: z.ZodOptional<S[K]['shape'][F]> }, z.core.$strict>
+          : S[K]
+      >;
     },
   );
 
@@ -156,29 +216,236 @@ export type PlatformMsgChange = z.infer<(typeof partialPlatformMsgSchemas)[Serie
 
 const version = z.literal(1);
 
+// ---- per-input picture settings (spec 2 section 3 "source setting", sections 4, 5 and 9) ----
+
+/** Input sources a picture setting may be for (spec 2 section 9). */
+export const SOURCE_TYPES = ['vga', 'front', 'hdmi1', 'hdmi2', 'hdmi3', 'pc', 'dp'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+export const isSourceType = (value: string): value is SourceType =>
+  (SOURCE_TYPES as readonly string[]).includes(value);
+
+/** The inputs a series has (spec 2 section 5): VGA only when not x9_vn, HDMI3 only on x9_vn. */
+export const sourceTypesOf = (series: Series): SourceType[] =>
+  SOURCE_TYPES.filter((s) => (s !== 'vga' || series !== 'x9_vn') && (s !== 'hdmi3' || series === 'x9_vn'));
+
+/** The system a panel's picture settings belong to: its Android board, or a panel without one. */
+export const SYSTEMS = ['android', 'noAndroid'] as const;
+export type PanelSystem = (typeof SYSTEMS)[number];
+export const isPanelSystem = (value: string): value is PanelSystem =>
+  (SYSTEMS as readonly string[]).includes(value);
+
+export const PICTURE_MODES = ['normal', 'vivid', 'soft', 'custom'] as const;
+export type PictureMode = (typeof PICTURE_MODES)[number];
+/** Colour temperature codes: '1' normal, '2' warm, '0' cool. */
+export const COLOR_TEMPS = ['1', '2', '0'] as const;
+export const ASPECT_RATIOS = ['p2p', '16:9', '4:3'] as const;
+export const COLOR_RANGES = ['16~235', '0~255', 'auto'] as const;
+/** The five picture levels (0..100) a custom picture sets; the fixed modes show fixed values. */
+export const PICTURE_LEVELS = ['brightness', 'contrast', 'hue', 'saturation', 'sharpness'] as const;
+export type PictureLevel = (typeof PICTURE_LEVELS)[number];
+type Levels = Record<PictureLevel, number>;
+const levels = (brightness: number, contrast: number, hue: number, saturation: number, sharpness: number) =>
+  ({ brightness, contrast, hue, saturation, sharpness }) satisfies Levels;
+/** What the fixed picture modes show (read-only): spec 2 section 9. */
+export const FIXED_PICTURE_LEVELS: Record<Exclude<PictureMode, 'custom'>, Levels> = {
+  normal: levels(50, 50, 50, 50, 50),
+  vivid: levels(50, 80, 50, 80, 30),
+  soft: levels(40, 45, 50, 45, 45),
+};
+export const CUSTOM_PICTURE_DEFAULTS: Levels = levels(60, 20, 89, 60, 30);
+
+const level = z.number(invalid).int(invalid).min(0, invalid).max(100, invalid);
+const fixedMode = z.strictObject({ colorTemp: oneOf(COLOR_TEMPS) });
+
+/**
+ * The picture of one input (spec 2 source jsonData without its platform and sourceType): the
+ * picture mode, each mode's colour temperature (custom with its five levels) and the display
+ * settings. What a panel reports per input, what a SETTINGS order sets per input.
+ */
+export const pictureSetting = z.strictObject({
+  pictureModeType: oneOf(PICTURE_MODES),
+  imageSettings: z.strictObject({
+    normal: fixedMode,
+    vivid: fixedMode,
+    soft: fixedMode,
+    custom: z.strictObject({
+      colorTemp: oneOf(COLOR_TEMPS),
+      brightness: level,
+      contrast: level,
+      hue: level,
+      saturation: level,
+      sharpness: level,
+    }),
+  }),
+  displaySettings: z.strictObject({ aspectRatio: oneOf(ASPECT_RATIOS), colorRange: oneOf(COLOR_RANGES) }),
+});
+export type PictureSetting = z.infer<typeof pictureSetting>;
+
+/** The picture a new source setting starts with. */
+export const defaultPictureSetting = (): PictureSetting => ({
+  pictureModeType: 'normal',
+  imageSettings: {
+    normal: { colorTemp: '1' },
+    vivid: { colorTemp: '1' },
+    soft: { colorTemp: '1' },
+    custom: { colorTemp: '1', ...CUSTOM_PICTURE_DEFAULTS },
+  },
+  displaySettings: { aspectRatio: '16:9', colorRange: 'auto' },
+});
+
+/** The levels an input shows in its current mode (fixed for normal, vivid and soft). */
+export const shownLevels = (picture: PictureSetting): Levels =>
+  picture.pictureModeType === 'custom'
+    ? levels(
+        picture.imageSettings.custom.brightness,
+        picture.imageSettings.custom.contrast,
+        picture.imageSettings.custom.hue,
+        picture.imageSettings.custom.saturation,
+        picture.imageSettings.custom.sharpness,
+      )
+    : FIXED_PICTURE_LEVELS[picture.pictureModeType];
+
+/** Picture settings by input, only inputs the series has. */
+const picturesOf = (series: Series) =>
+  z.partialRecord(z.enum(sourceTypesOf(series) as [SourceType, ...SourceType[]], invalid), pictureSetting);
+
+/** Source setting jsonData (spec 2 section 3): platform is the system, sourceType the input. */
+export const sourceSettingJson = pictureSetting.extend({
+  platform: oneOf(SYSTEMS),
+  sourceType: oneOf(SOURCE_TYPES),
+});
+export type SourceSettingJson = z.infer<typeof sourceSettingJson>;
+
+// ---- setting templates (spec 2 section 3 "template jsonData") ----
+
+/** Template jsonData: the complete settings of one series, exactly what a panel of it reports. */
+export const templateJson = z.discriminatedUnion(
+  'platform',
+  [
+    z.strictObject({ platform: z.literal('x9_vn'), platformMsg: platformMsgSchemas.x9_vn }),
+    z.strictObject({ platform: z.literal('oem'), platformMsg: platformMsgSchemas.oem }),
+    z.strictObject({ platform: z.literal('rs'), platformMsg: platformMsgSchemas.rs }),
+  ],
+  { error: 'setting.notForSeries' },
+);
+export type TemplateJson = z.infer<typeof templateJson>;
+
+/** The settings a new template starts with (spec 2 section 9 defaults). */
+export function defaultPlatformMsg(series: 'x9_vn'): X9Settings;
+export function defaultPlatformMsg(series: 'oem'): OemSettings;
+export function defaultPlatformMsg(series: 'rs'): RsSettings;
+export function defaultPlatformMsg(series: Series): PlatformMsg;
+export function defaultPlatformMsg(series: Series): PlatformMsg {
+  const power = {
+    autoPowerOn: false,
+    powerOnTime: DEFAULT_POWER_TIME,
+    powerOnWeek: '',
+    autoPowerOff: false,
+    powerOffTime: DEFAULT_POWER_TIME,
+    powerOffWeek: '',
+    energySaving: ENERGY_SAVING_DEFAULT,
+  };
+  const io = {
+    hdmiOutputResolution: '1920*1080' as const,
+    startingSource: 'homeScreen' as const,
+    newInputSource: true,
+  };
+  const cec = { cecAutoPowerOn: true, cecAutoPowerOff: false };
+  switch (series) {
+    case 'x9_vn':
+      return {
+        language: 'en_us',
+        powerOnOffSetting: power,
+        inputOutputSetting: { ...io, ...cec },
+        toolBar: { left: true, right: true, customizedIcon: 'windows', favoriteConnection: 'front' },
+        cameraSetting: { defaultCamera: 'top', antiFlickering: 'auto' },
+        bluelightFilter: { bluelightFilter: false, filterLevel: 12 },
+        newlineExtension: {
+          trucast: false,
+          trucastSource: 'front',
+          x10d: false,
+          x10dSource: 'hdmi1',
+          trucam: false,
+          trucamSource: 'hdmi2',
+          montage: false,
+        },
+      };
+    case 'oem':
+      return {
+        language: 'en_us',
+        powerOnOffSetting: { ...power, ...cec },
+        inputOutputSetting: { ...io, favoriteSource: 'front' },
+      };
+    case 'rs':
+      return {
+        language: 'en_us',
+        powerOnOffSetting: { ...power, ...cec },
+        inputOutputSetting: io,
+        toolBar: { left: true, right: true, customizedIcon: 'windows', favoriteConnection: 'front' },
+      };
+  }
+}
+
+// ---- what travels between panel and server ----
+
+/** SHA-256 in lower-case hex. */
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
+const sha256Hex = z.string().regex(SHA256_HEX);
+
+/** The settings report of one series: its settings, and optionally its system, pictures and certificate. */
+const reportOf = <S extends Series>(series: S) =>
+  z.strictObject({
+    v: version,
+    platform: z.literal(series),
+    platformMsg: platformMsgSchemas[series],
+    /** The system the picture settings belong to. */
+    system: oneOf(SYSTEMS).optional(),
+    /** Complete picture settings of each input the panel has (protocol 5.5). */
+    pictureSettings: picturesOf(series).optional(),
+    /** Fingerprint of the platform certificate the panel holds (protocol 5.8); absent while it holds none. */
+    certificateSha256: sha256Hex.optional(),
+  });
+
 /** `pf/v1/d/{key}/settings`: the panel's complete current settings, after connecting and after each change. */
 export const settingsReport = z.discriminatedUnion('platform', [
-  z.strictObject({ v: version, platform: z.literal('x9_vn'), platformMsg: platformMsgSchemas.x9_vn }),
-  z.strictObject({ v: version, platform: z.literal('oem'), platformMsg: platformMsgSchemas.oem }),
-  z.strictObject({ v: version, platform: z.literal('rs'), platformMsg: platformMsgSchemas.rs }),
+  reportOf('x9_vn'),
+  reportOf('oem'),
+  reportOf('rs'),
 ]);
 export type SettingsReport = z.infer<typeof settingsReport>;
 
-/** The SETTINGS order's value: sections and fields to change; the rest stays as the panel has it. */
-export const settingsChange = z.discriminatedUnion('platform', [
-  z.strictObject({ platform: z.literal('x9_vn'), platformMsg: partialPlatformMsgSchemas.x9_vn }),
-  z.strictObject({ platform: z.literal('oem'), platformMsg: partialPlatformMsgSchemas.oem }),
-  z.strictObject({ platform: z.literal('rs'), platformMsg: partialPlatformMsgSchemas.rs }),
-]);
+/** The SETTINGS value of one series: settings sections and fields to change, pictures of inputs to replace. */
+const changeOf = <S extends Series>(series: S) =>
+  z.strictObject({
+    platform: z.literal(series),
+    /** Sections and fields to change; the rest stays as the panel has it. */
+    platformMsg: partialPlatformMsgSchemas[series].optional(),
+    /** The panel refuses (unsupported) when its system is another. */
+    system: oneOf(SYSTEMS).optional(),
+    /** Inputs whose picture settings are replaced as a whole. */
+    pictureSettings: picturesOf(series).optional(),
+  });
+
+/** The SETTINGS order's value: settings, pictures or both; the rest stays as the panel has it. */
+export const settingsChange = z
+  .discriminatedUnion('platform', [changeOf('x9_vn'), changeOf('oem'), changeOf('rs')])
+  .refine((change) => change.platformMsg !== undefined || change.pictureSettings !== undefined, {
+    error: 'deviceManage.selectSettingToPush',
+  });
 export type SettingsChange = z.infer<typeof settingsChange>;
 
 /** Applies a change to complete settings: named sections are merged field by field. */
-export function mergeSettings(current: Record<string, unknown>, change: Record<string, unknown>): Record<string, unknown> {
+export function mergeSettings(
+  current: Record<string, unknown>,
+  change: Record<string, unknown>,
+): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...current };
   for (const [section, value] of Object.entries(change)) {
     const before = merged[section];
     merged[section] =
-      typeof value === 'object' && value !== null && typeof before === 'object' && before !== null ? { ...before, ...value } : value;
+      typeof value === 'object' && value !== null && typeof before === 'object' && before !== null
+        ? { ...before, ...value }
+        : value;
   }
   return merged;
 }
@@ -193,13 +460,14 @@ export function applySettingsChange(
   change: unknown,
 ): { ok: true; merged: PlatformMsg; change: PlatformMsgChange } | { ok: false; key: string } {
   const parsedChange = partialPlatformMsgSchemas[series].safeParse(change);
-  if (!parsedChange.success) return { ok: false, key: firstKey(parsedChange.error) };
+  if (!parsedChange.success) return { ok: false, key: settingIssueKey(parsedChange.error) };
   const merged = platformMsgSchemas[series].safeParse(mergeSettings(current, parsedChange.data));
-  if (!merged.success) return { ok: false, key: firstKey(merged.error) };
+  if (!merged.success) return { ok: false, key: settingIssueKey(merged.error) };
   return { ok: true, merged: merged.data, change: parsedChange.data };
 }
 
-const firstKey = (error: z.ZodError) => {
+/** The message key of a settings schema's first issue (a section or field the series lacks: setting.notForSeries). */
+export const settingIssueKey = (error: z.ZodError) => {
   const issue = error.issues[0];
   if (issue?.code === 'unrecognized_keys') return 'setting.notForSeries';
   return issue?.message.startsWith('setting.') ? issue.message : 'setting.valueInvalid';

@@ -14,7 +14,15 @@ export type DevicePublishKind = (typeof DEVICE_PUBLISH_KINDS)[number];
  * message: commands are published again until acknowledged (and acknowledged again when repeated),
  * and state is reported periodically. What nothing would repeat stays QoS 1.
  */
-export const PUBLISH_QOS: Record<DevicePublishKind, 0 | 1> = { presence: 1, state: 0, apps: 1, usage: 1, ack: 0, log: 1, settings: 1 };
+export const PUBLISH_QOS: Record<DevicePublishKind, 0 | 1> = {
+  presence: 1,
+  state: 0,
+  apps: 1,
+  usage: 1,
+  ack: 0,
+  log: 1,
+  settings: 1,
+};
 export const COMMAND_QOS = 0 as const;
 
 /** The one topic a panel subscribes to: its commands. */
@@ -52,3 +60,14 @@ export function parseDeviceTopic(topic: string): ParsedTopic | undefined {
 export const MAX_PAYLOAD_BYTES = 64 * 1024;
 /** Abnormal logs may be bigger than other messages. */
 export const MAX_LOG_PAYLOAD_BYTES = 256 * 1024;
+/**
+ * Largest MQTT packet (its remaining length) a broker of this server reads: the largest payload
+ * (a log) plus room for the topic and header. A larger packet closes the connection before the
+ * broker buffers it; payloads between their kind's limit and this one are dropped and logged.
+ */
+export const MAX_PACKET_BYTES = MAX_LOG_PAYLOAD_BYTES + 1024;
+/**
+ * Largest packet before the broker has accepted the connection (CONNECT and anything sent before
+ * its CONNACK). A panel's CONNECT (ids, password, presence will) is a few hundred bytes.
+ */
+export const MAX_CONNECT_BYTES = 4 * 1024;

@@ -45,7 +45,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('last_seen_at', 'bigint')
     .addColumn('enrolled_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('devices_org_name_idx').on('devices').columns(['org_id', 'name', 'id']).execute();
+  await db.schema
+    .createIndex('devices_org_name_idx')
+    .on('devices')
+    .columns(['org_id', 'name', 'id'])
+    .execute();
 
   await withId(db.schema.createTable('groups'), dialect)
     .addColumn('org_id', 'integer', (c) => c.notNull().references('organisations.id'))
@@ -80,9 +84,21 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('commands_device_status_idx').on('commands').columns(['device_id', 'status']).execute();
-  await db.schema.createIndex('commands_status_expiry_idx').on('commands').columns(['status', 'expires_at']).execute();
-  await db.schema.createIndex('commands_org_created_idx').on('commands').columns(['org_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('commands_device_status_idx')
+    .on('commands')
+    .columns(['device_id', 'status'])
+    .execute();
+  await db.schema
+    .createIndex('commands_status_expiry_idx')
+    .on('commands')
+    .columns(['status', 'expires_at'])
+    .execute();
+  await db.schema
+    .createIndex('commands_org_created_idx')
+    .on('commands')
+    .columns(['org_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('device_apps')
@@ -105,7 +121,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('started_at', 'bigint', (c) => c.notNull())
     .addColumn('duration_ms', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('app_usage_device_time_idx').on('app_usage').columns(['device_id', 'started_at']).execute();
+  await db.schema
+    .createIndex('app_usage_device_time_idx')
+    .on('app_usage')
+    .columns(['device_id', 'started_at'])
+    .execute();
 
   await withId(db.schema.createTable('screen_time'), dialect)
     .addColumn('org_id', 'integer', (c) => c.notNull())
@@ -114,7 +134,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('to_at', 'bigint', (c) => c.notNull())
     .addColumn('screen_on_ms', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('screen_time_device_time_idx').on('screen_time').columns(['device_id', 'from_at']).execute();
+  await db.schema
+    .createIndex('screen_time_device_time_idx')
+    .on('screen_time')
+    .columns(['device_id', 'from_at'])
+    .execute();
 
   await withId(db.schema.createTable('abnormal_logs'), dialect)
     .addColumn('org_id', 'integer', (c) => c.notNull())
@@ -128,5 +152,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('text', 'text', (c) => c.notNull())
     .addColumn('status', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.createIndex('abnormal_logs_org_date_idx').on('abnormal_logs').columns(['org_id', 'upload_date']).execute();
+  await db.schema
+    .createIndex('abnormal_logs_org_date_idx')
+    .on('abnormal_logs')
+    .columns(['org_id', 'upload_date'])
+    .execute();
 }

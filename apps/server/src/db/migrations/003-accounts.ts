@@ -35,7 +35,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('used_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('account_tokens_user_idx').on('account_tokens').columns(['user_id', 'purpose']).execute();
+  await db.schema
+    .createIndex('account_tokens_user_idx')
+    .on('account_tokens')
+    .columns(['user_id', 'purpose'])
+    .execute();
 
   await withId(db.schema.createTable('operation_logs'), dialect)
     .addColumn('org_id', 'integer', (c) => c.notNull().references('organisations.id'))
@@ -48,7 +52,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('ip', 'varchar(64)', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('operation_logs_org_time_idx').on('operation_logs').columns(['org_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('operation_logs_org_time_idx')
+    .on('operation_logs')
+    .columns(['org_id', 'created_at'])
+    .execute();
 
   await db.schema.alterTable('organisations').addColumn('salesperson_id', 'integer').execute();
   await db.schema.alterTable('organisations').addColumn('license_id', 'integer').execute();

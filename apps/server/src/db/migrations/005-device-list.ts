@@ -16,11 +16,19 @@ import { withId } from './columns.js';
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') {
-    await sql`ALTER TABLE devices ADD COLUMN name_key varchar(255) COLLATE "C" GENERATED ALWAYS AS (lower(name)) STORED`.execute(db);
+    await sql`ALTER TABLE devices ADD COLUMN name_key varchar(255) COLLATE "C" GENERATED ALWAYS AS (lower(name)) STORED`.execute(
+      db,
+    );
   } else {
-    await sql`ALTER TABLE devices ADD COLUMN name_key TEXT GENERATED ALWAYS AS (lower(name)) VIRTUAL`.execute(db);
+    await sql`ALTER TABLE devices ADD COLUMN name_key TEXT GENERATED ALWAYS AS (lower(name)) VIRTUAL`.execute(
+      db,
+    );
   }
-  await db.schema.createIndex('devices_org_name_key_idx').on('devices').columns(['org_id', 'name_key', 'id']).execute();
+  await db.schema
+    .createIndex('devices_org_name_key_idx')
+    .on('devices')
+    .columns(['org_id', 'name_key', 'id'])
+    .execute();
   // The list no longer orders by the case-sensitive name; nothing else reads this index.
   await db.schema.dropIndex('devices_org_name_idx').execute();
 
@@ -33,12 +41,20 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await withId(db.schema.createTable('device_order_changes'), dialect)
     .addColumn('org_id', 'integer', (c) => c.notNull())
     .addColumn('version', 'bigint', (c) => c.notNull())
-    .addColumn('name_key', dialect === 'postgres' ? sql`varchar(255) COLLATE "C"` : 'text', (c) => c.notNull())
+    .addColumn('name_key', dialect === 'postgres' ? sql`varchar(255) COLLATE "C"` : 'text', (c) =>
+      c.notNull(),
+    )
     .addColumn('device_id', 'integer', (c) => c.notNull())
     .addColumn('delta', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('device_order_changes_org_version_idx').on('device_order_changes').columns(['org_id', 'version']).execute();
-  await sql`INSERT INTO device_order_state (org_id, version, total) SELECT org_id, 0, count(*) FROM devices GROUP BY org_id`.execute(db);
+  await db.schema
+    .createIndex('device_order_changes_org_version_idx')
+    .on('device_order_changes')
+    .columns(['org_id', 'version'])
+    .execute();
+  await sql`INSERT INTO device_order_state (org_id, version, total) SELECT org_id, 0, count(*) FROM devices GROUP BY org_id`.execute(
+    db,
+  );
 
   if (dialect === 'postgres') await postgresTriggers(db);
   else await sqliteTriggers(db);
@@ -46,17 +62,23 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
 
 async function sqliteTriggers(db: Kysely<unknown>) {
   // One version per row change; a rename or move is a -1 at the old and a +1 at the new position.
-  const enter = (row: 'NEW') => sql.raw(`
+  const enter = (row: 'NEW') =>
+    sql.raw(`
     INSERT OR IGNORE INTO device_order_state (org_id, version, total) VALUES (${row}.org_id, 0, 0);
     UPDATE device_order_state SET version = version + 1, total = total + 1 WHERE org_id = ${row}.org_id;
     INSERT INTO device_order_changes (org_id, version, name_key, device_id, delta)
       SELECT ${row}.org_id, version, ${row}.name_key, ${row}.id, 1 FROM device_order_state WHERE org_id = ${row}.org_id;`);
-  const leave = (row: 'OLD') => sql.raw(`
+  const leave = (row: 'OLD') =>
+    sql.raw(`
     UPDATE device_order_state SET version = version + 1, total = total - 1 WHERE org_id = ${row}.org_id;
     INSERT INTO device_order_changes (org_id, version, name_key, device_id, delta)
       SELECT ${row}.org_id, version, ${row}.name_key, ${row}.id, -1 FROM device_order_state WHERE org_id = ${row}.org_id;`);
-  await sql`CREATE TRIGGER devices_order_insert AFTER INSERT ON devices BEGIN ${enter('NEW')} END`.execute(db);
-  await sql`CREATE TRIGGER devices_order_delete AFTER DELETE ON devices BEGIN ${leave('OLD')} END`.execute(db);
+  await sql`CREATE TRIGGER devices_order_insert AFTER INSERT ON devices BEGIN ${enter('NEW')} END`.execute(
+    db,
+  );
+  await sql`CREATE TRIGGER devices_order_delete AFTER DELETE ON devices BEGIN ${leave('OLD')} END`.execute(
+    db,
+  );
   await sql`CREATE TRIGGER devices_order_update AFTER UPDATE OF name, org_id ON devices
     WHEN OLD.name_key IS NOT NEW.name_key OR OLD.org_id <> NEW.org_id
     BEGIN ${leave('OLD')} ${enter('NEW')} END`.execute(db);

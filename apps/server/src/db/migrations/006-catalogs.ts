@@ -42,23 +42,37 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .execute();
 
   await withId(db.schema.createTable('machine_type_sources'), dialect)
-    .addColumn('machine_type_id', 'integer', (c) => c.notNull().references('machine_types.id').onDelete('cascade'))
+    .addColumn('machine_type_id', 'integer', (c) =>
+      c.notNull().references('machine_types.id').onDelete('cascade'),
+    )
     // No cascade: a source in use is refused deletion.
     .addColumn('source_id', 'integer', (c) => c.notNull().references('signal_sources.id'))
     .addColumn('position', 'integer', (c) => c.notNull())
     .addUniqueConstraint('machine_type_sources_uq', ['machine_type_id', 'source_id'])
     .execute();
-  await db.schema.createIndex('machine_type_sources_source_idx').on('machine_type_sources').column('source_id').execute();
+  await db.schema
+    .createIndex('machine_type_sources_source_idx')
+    .on('machine_type_sources')
+    .column('source_id')
+    .execute();
 
   // Devices refer to a machine type by the name they report; counting them must not scan the table.
-  await db.schema.createIndex('devices_machine_type_idx').on('devices').columns(['machine_type', 'org_id']).execute();
+  await db.schema
+    .createIndex('devices_machine_type_idx')
+    .on('devices')
+    .columns(['machine_type', 'org_id'])
+    .execute();
 
   // Seeded here, so it happens exactly once per database: entries an administrator deletes stay deleted.
   const now = Date.now();
   const catalog = db as Kysely<CatalogSeedTables>;
   const sourceIds = new Map<string, number>();
   for (const [name, key] of DEFAULT_SOURCES) {
-    const row = await catalog.insertInto('signal_sources').values({ name, source_key: key, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    const row = await catalog
+      .insertInto('signal_sources')
+      .values({ name, source_key: key, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     sourceIds.set(key, row.id);
   }
   for (const [name, keys] of DEFAULT_MACHINE_TYPES) {
@@ -69,13 +83,27 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
       .executeTakeFirstOrThrow();
     await catalog
       .insertInto('machine_type_sources')
-      .values(keys.map((key, position) => ({ machine_type_id: row.id, source_id: sourceIds.get(key)!, position })))
+      .values(
+        keys.map((key, position) => ({ machine_type_id: row.id, source_id: sourceIds.get(key)!, position })),
+      )
       .execute();
   }
 }
 
 interface CatalogSeedTables {
   signal_sources: { id: Generated<number>; name: string; source_key: string; created_at: number };
-  machine_types: { id: Generated<number>; name: string; enabled: number; create_man: string; created_at: number; updated_at: number };
-  machine_type_sources: { id: Generated<number>; machine_type_id: number; source_id: number; position: number };
+  machine_types: {
+    id: Generated<number>;
+    name: string;
+    enabled: number;
+    create_man: string;
+    created_at: number;
+    updated_at: number;
+  };
+  machine_type_sources: {
+    id: Generated<number>;
+    machine_type_id: number;
+    source_id: number;
+    position: number;
+  };
 }

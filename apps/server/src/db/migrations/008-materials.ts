@@ -16,5 +16,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('created_by', 'integer')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('materials_org_type_idx').on('materials').columns(['org_id', 'file_type', 'id']).execute();
+  await db.schema
+    .createIndex('materials_org_type_idx')
+    .on('materials')
+    .columns(['org_id', 'file_type', 'id'])
+    .execute();
 }

@@ -1,14 +1,21 @@
 import { auth, translate } from '@panelfleet/contract';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import type { Router } from '../../http/router.js';
 import type { SessionService } from '../session/service.js';
 import type { UserRepository } from '../users/repository.js';
 import type { AuthService } from './service.js';
 
-export function authRoutes(router: Router, deps: { auth: AuthService; sessions: SessionService; users: UserRepository }) {
+export function authRoutes(
+  router: Router,
+  deps: { auth: AuthService; sessions: SessionService; users: UserRepository },
+) {
   router.add(auth.login, async ({ params, request, reply, language }) => {
     const user = await deps.auth.signIn(request, reply, params, request.log);
-    return { hhtStatus: 'success', hhtMsg: translate(language, 'login.success'), program_role: String(user.program_role) };
+    return {
+      hhtStatus: 'success',
+      hhtMsg: translate(language, 'login.success'),
+      program_role: String(user.program_role),
+    };
   });
 
   router.add(auth.userType, async ({ session }) => ({
@@ -20,7 +27,7 @@ export function authRoutes(router: Router, deps: { auth: AuthService; sessions: 
 
   router.add(auth.selectUser, async ({ session }) => {
     const profile = await deps.users.findProfile(session.user.id);
-    if (!profile) throw new AppError('common.notFound', 404);
+    if (!profile) throw new Refusal('common.notFound', 'notFound');
     return {
       hhtStatus: 'success',
       dataObject: {

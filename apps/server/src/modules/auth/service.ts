@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import type { PasswordHasher } from '../../security/passwords.js';
 import type { CaptchaService } from '../captcha/service.js';
 import type { SessionService } from '../session/service.js';
@@ -35,46 +35,66 @@ export class AuthService {
     },
   ) {}
 
-  async signIn(request: FastifyRequest, reply: FastifyReply, input: SignInInput, log: FastifyBaseLogger): Promise<User> {
+  async signIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: SignInInput,
+    log: FastifyBaseLogger,
+  ): Promise<User> {
     const { users, hasher, captcha, throttle, sessions, clock, policy } = this.deps;
-    const refuse = async (key: string, reason: string, countsAsFailure: boolean) => {
-      if (countsAsFailure) await throttle.recordFailure(input.username, request.ip);
+    const refuse = (key: string, reason: string) => {
       log.warn({ userName: input.username, ip: request.ip, reason }, 'sign-in refused');
-      return new AppError(key);
+      return new Refusal(key);
     };
 
     await policy.requireActiveDeployment();
-    const wait = await throttle.blockedFor(input.username, request.ip);
-    if (wait > 0) {
-      log.warn({ userName: input.username, ip: request.ip }, 'sign-in throttled');
-      throw new AppError('login.throttled', 429, { minutes: Math.ceil(wait / 60_000) });
-    }
-
+    // The captcha first: a wrong one costs no hash and counts against no account.
     if (policy.captcha) {
       try {
         await captcha.check(request, input.tryCode);
       } catch (error) {
-        if (error instanceof AppError) throw await refuse(error.key, 'captcha', true);
+        if (error instanceof Refusal) throw refuse(error.key, 'captcha');
         throw error;
       }
     }
 
-    const user = await users.findByName(input.username);
-    if (!user) {
-      await hasher.burn(input.password);
-      throw await refuse('login.failed', 'unknown user', true);
+    // Counted before the slow hash, so parallel guesses cannot pass the limit.
+    const reservation = await throttle.reserve(input.username, request.ip);
+    if (!reservation.allowed) {
+      log.warn({ userName: input.username, ip: request.ip }, 'sign-in throttled');
+      throw new Refusal('login.throttled', 'tooMany', { minutes: Math.ceil(reservation.waitMs / 60_000) });
     }
-    if (!(await hasher.verify(user.password_hash, input.password))) throw await refuse('login.failed', 'wrong password', true);
-    if (user.enabled !== 1) throw await refuse('login.disabled', 'disabled', false);
-    const now = clock.now();
-    if ((user.valid_begin !== null && now < user.valid_begin) || (user.valid_end !== null && now > user.valid_end)) {
-      throw await refuse('login.outsideValidity', 'outside validity', false);
-    }
-    if (policy.specialDeployment && user.user_type !== '1') throw await refuse('login.illegal', 'not type 1', false);
+    const attempt = reservation.attempt;
+    let outcome: 'failure' | 'refused' | 'success' = 'refused';
+    try {
+      const user = await users.findByName(input.username);
+      if (!user) {
+        await hasher.burn(input.password);
+        outcome = 'failure';
+        throw refuse('login.failed', 'unknown user');
+      }
+      if (!(await hasher.verify(user.password_hash, input.password))) {
+        outcome = 'failure';
+        throw refuse('login.failed', 'wrong password');
+      }
+      if (user.enabled !== 1) throw refuse('login.disabled', 'disabled');
+      const now = clock.now();
+      if (
+        (user.valid_begin !== null && now < user.valid_begin) ||
+        (user.valid_end !== null && now > user.valid_end)
+      ) {
+        throw refuse('login.outsideValidity', 'outside validity');
+      }
+      if (policy.specialDeployment && user.user_type !== '1') throw refuse('login.illegal', 'not type 1');
 
-    await throttle.clearAccount(input.username);
-    await sessions.start(request, reply, user.id);
-    log.info({ userName: user.user_name, ip: request.ip }, 'signed in');
-    return user;
+      await sessions.start(request, reply, user.id);
+      outcome = 'success';
+      log.info({ userName: user.user_name, ip: request.ip }, 'signed in');
+      return user;
+    } finally {
+      // A failure keeps its count; anything else (right password, or a fault) gives it back.
+      if (outcome === 'success') await throttle.succeeded(attempt);
+      else if (outcome === 'refused') await throttle.notAFailure(attempt);
+    }
   }
 }

@@ -1,73 +1,99 @@
-import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/schema.js';
+import type { ThrottleRepository } from './throttle-repository.js';
 
 export interface ThrottleLimits {
-  /** Failures per account within the window before sign-in is refused. */
+  /** Failures against one account from one client address within the window; past it that address waits the window out. */
   perAccount: number;
-  /** Failures per client address within the window. */
+  /** Failures from one client address, whatever the account, within the window. */
   perAddress: number;
+  /**
+   * Failures against one account from all addresses within the window. Past it the account is
+   * not locked: its password is checked at most once per windowMs / perAccountAllAddresses,
+   * whoever asks, so a guesser spread over many addresses stays slow and the owner waits seconds.
+   */
+  perAccountAllAddresses?: number;
   windowMs: number;
 }
 
-export const DEFAULT_THROTTLE: ThrottleLimits = { perAccount: 5, perAddress: 20, windowMs: 15 * 60_000 };
+export const DEFAULT_THROTTLE: Required<ThrottleLimits> = {
+  perAccount: 5,
+  perAddress: 20,
+  perAccountAllAddresses: 50,
+  windowMs: 15 * 60_000,
+};
+
+/** A sign-in attempt counted in advance: the counters it took, to give back if it was no failure. */
+export interface ThrottleAttempt {
+  taken: Array<{ key: string; firstAt: number }>;
+  pairKey: string;
+}
+
+export type Reservation = { allowed: true; attempt: ThrottleAttempt } | { allowed: false; waitMs: number };
 
 /**
- * Counts failed sign-ins per account and per address in the database (shared by every server
- * instance) and says how long a blocked key must wait.
+ * Counts sign-in attempts in the database (shared by every server instance). An attempt is
+ * counted before its password is checked, so parallel guesses cannot exceed a limit; one that
+ * turns out not to be a failure (right password) is given back.
  */
 export class LoginThrottle {
+  private readonly limits: Required<ThrottleLimits>;
+
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly repository: ThrottleRepository,
     private readonly clock: Clock,
-    private readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
-  ) {}
-
-  private keys(userName: string, ip: string) {
-    return [
-      { key: `user:${userName.toLowerCase()}`, limit: this.limits.perAccount },
-      { key: `ip:${ip}`, limit: this.limits.perAddress },
-    ];
+    limits: ThrottleLimits = DEFAULT_THROTTLE,
+  ) {
+    this.limits = { ...DEFAULT_THROTTLE, ...limits };
   }
 
-  /** Milliseconds until sign-in is allowed again; 0 when it is allowed now. */
-  async blockedFor(userName: string, ip: string): Promise<number> {
+  /** Takes one attempt on every counter of this sign-in, or says how long the caller must wait. */
+  async reserve(userName: string, ip: string): Promise<Reservation> {
+    const { perAccount, perAddress, perAccountAllAddresses, windowMs } = this.limits;
     const now = this.clock.now();
-    const keys = this.keys(userName, ip);
-    const rows = await this.db
-      .selectFrom('login_failures')
-      .selectAll()
-      .where('key', 'in', keys.map((k) => k.key))
-      .execute();
-    let wait = 0;
-    for (const row of rows) {
-      const limit = keys.find((k) => k.key === row.key)!.limit;
-      const remaining = row.first_at + this.limits.windowMs - now;
-      if (row.count >= limit && remaining > 0) wait = Math.max(wait, remaining);
+    const windowStart = now - windowMs;
+    const account = userName.toLowerCase();
+    const pairKey = `pair:${account}|${ip}`;
+    const taken: ThrottleAttempt['taken'] = [];
+    const take = async (key: string) => {
+      const row = await this.repository.reserve(key, now, windowStart);
+      taken.push({ key, firstAt: row.first_at });
+      return row;
+    };
+    const refuse = async (waitMs: number): Promise<Reservation> => {
+      await this.giveBack(taken);
+      return { allowed: false, waitMs: Math.max(waitMs, 1) };
+    };
+
+    const address = await take(`ip:${ip}`);
+    if (address.count > perAddress) return refuse(address.first_at + windowMs - now);
+    const pair = await take(pairKey);
+    if (pair.count > perAccount) return refuse(pair.first_at + windowMs - now);
+    const all = await take(`user:${account}`);
+    if (all.count > perAccountAllAddresses) {
+      const slotMs = Math.max(1, Math.floor(windowMs / perAccountAllAddresses));
+      const slot = Math.floor(now / slotMs);
+      const rationed = await take(`slot:${account}:${slot}`);
+      if (rationed.count > 1) return refuse((slot + 1) * slotMs - now);
     }
-    return wait;
+    return { allowed: true, attempt: { taken, pairKey } };
   }
 
-  async recordFailure(userName: string, ip: string): Promise<void> {
-    const now = this.clock.now();
-    const windowStart = now - this.limits.windowMs;
-    for (const { key } of this.keys(userName, ip)) {
-      await this.db
-        .insertInto('login_failures')
-        .values({ key, count: 1, first_at: now })
-        .onConflict((oc) =>
-          oc.column('key').doUpdateSet((eb) => ({
-            // A window that has run out starts again at this failure.
-            count: eb.case().when('login_failures.first_at', '<', windowStart).then(1).else(eb('login_failures.count', '+', 1)).end(),
-            first_at: eb.case().when('login_failures.first_at', '<', windowStart).then(now).else(eb.ref('login_failures.first_at')).end(),
-          })),
-        )
-        .execute();
-    }
+  /** The password was right: the attempt was no failure, and this address's earlier ones on the account are forgiven. */
+  async succeeded(attempt: ThrottleAttempt): Promise<void> {
+    await this.giveBack(attempt.taken);
+    await this.repository.remove(attempt.pairKey);
   }
 
-  /** A successful sign-in clears the account's count (the address keeps its own). */
-  async clearAccount(userName: string): Promise<void> {
-    await this.db.deleteFrom('login_failures').where('key', '=', `user:${userName.toLowerCase()}`).execute();
+  /** The attempt was refused for a reason other than a wrong name or password. */
+  async notAFailure(attempt: ThrottleAttempt): Promise<void> {
+    await this.giveBack(attempt.taken);
+  }
+
+  purgeExpired(): Promise<void> {
+    return this.repository.purgeOlderThan(this.clock.now() - this.limits.windowMs);
+  }
+
+  private async giveBack(taken: ThrottleAttempt['taken']) {
+    for (const { key, firstAt } of taken) await this.repository.release(key, firstAt);
   }
 }

@@ -2,9 +2,18 @@
 export type AvatarSourceType = 'gif' | 'jpeg' | 'png' | 'bmp';
 
 export function detectImageType(head: Buffer): AvatarSourceType | undefined {
-  if (head.length >= 6 && (head.subarray(0, 6).toString('latin1') === 'GIF87a' || head.subarray(0, 6).toString('latin1') === 'GIF89a')) return 'gif';
+  if (
+    head.length >= 6 &&
+    (head.subarray(0, 6).toString('latin1') === 'GIF87a' ||
+      head.subarray(0, 6).toString('latin1') === 'GIF89a')
+  )
+    return 'gif';
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
-  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (
+    head.length >= 8 &&
+    head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
+    return 'png';
   if (head.length >= 2 && head[0] === 0x42 && head[1] === 0x4d) return 'bmp';
   return undefined;
 }
@@ -29,7 +38,8 @@ export function decodeBmp(file: Buffer, maxSide: number): RawImage | undefined {
   const compression = file.readUInt32LE(30);
   const height = Math.abs(rawHeight);
   if (width <= 0 || height === 0 || width > maxSide || height > maxSide) return undefined;
-  if ((bitsPerPixel !== 24 && bitsPerPixel !== 32) || (compression !== 0 && compression !== 3)) return undefined;
+  if ((bitsPerPixel !== 24 && bitsPerPixel !== 32) || (compression !== 0 && compression !== 3))
+    return undefined;
   const bytesPerPixel = bitsPerPixel / 8;
   const rowSize = Math.ceil((width * bytesPerPixel) / 4) * 4;
   if (pixelOffset + rowSize * height > file.length) return undefined;

@@ -1,16 +1,17 @@
 import fs from 'node:fs';
 import { accounts } from '@panelfleet/contract';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import type { Router } from '../../http/router.js';
 import { AVATAR_MAX_BYTES, type AvatarService } from './service.js';
 
 export function avatarRoutes(router: Router, avatars: AvatarService) {
   router.add(accounts.uploadAvatar, async ({ request, session, ip }) => {
-    if (!request.isMultipart()) throw new AppError('personal.avatarType', 400);
+    if (!request.isMultipart()) throw new Refusal('personal.avatarType', 'invalid');
     const part = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
-    if (!part) throw new AppError('personal.avatarType', 400);
+    if (!part) throw new Refusal('personal.avatarType', 'invalid');
     const content = await part.toBuffer().catch((error: unknown) => {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('personal.avatarTooLarge', 413);
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+        throw new Refusal('personal.avatarTooLarge', 'tooLarge');
       throw error;
     });
     const avatar = await avatars.replace(session.user, content, ip);
@@ -19,7 +20,7 @@ export function avatarRoutes(router: Router, avatars: AvatarService) {
 
   router.add(accounts.avatarImage, async ({ session, reply }) => {
     const file = await avatars.fileOf(session.user);
-    if (!file || !fs.existsSync(file)) throw new AppError('common.notFound', 404);
+    if (!file || !fs.existsSync(file)) throw new Refusal('common.notFound', 'notFound');
     reply.type('image/jpeg').header('cache-control', 'private, max-age=86400');
     return fs.promises.readFile(file);
   });

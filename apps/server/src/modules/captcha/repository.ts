@@ -16,6 +16,19 @@ export class CaptchaRepository {
 
   /** Reads and deletes in one go: a captcha answers once, right or wrong. */
   async take(id: string) {
-    return this.db.deleteFrom('captchas').where('id', '=', id).returning(['answer', 'expires_at']).executeTakeFirst();
+    return this.db
+      .deleteFrom('captchas')
+      .where('id', '=', id)
+      .returning(['answer', 'expires_at'])
+      .executeTakeFirst();
+  }
+
+  /**
+   * The answer without taking it: for the demo's seeding, which signs in through the console's
+   * calls like an operator reading the image would. Never reachable from a route.
+   */
+  async peekForSeeding(id: string) {
+    const row = await this.db.selectFrom('captchas').select('answer').where('id', '=', id).executeTakeFirst();
+    return row?.answer;
   }
 }

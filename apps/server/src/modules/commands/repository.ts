@@ -9,7 +9,10 @@ export const OPEN_STATUSES: CommandStatus[] = ['queued', 'sent', 'delivered'];
 const CHUNK = 500;
 
 /** What the command service needs to know about a command an acknowledgement changed. */
-export type SettledCommand = Pick<CommandRecord, 'id' | 'device_id' | 'order_code' | 'status' | 'relay_for'>;
+export type SettledCommand = Pick<
+  CommandRecord,
+  'id' | 'org_id' | 'device_id' | 'order_code' | 'status' | 'detail' | 'relay_for'
+>;
 
 export interface AckUpdate {
   id: string;
@@ -25,8 +28,19 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
 }
 
 const COMMAND_COLUMNS = {
-  id: 'text', org_id: 'int4', device_id: 'int4', order_code: 'text', value: 'text', status: 'text', detail: 'text', attempts: 'int4',
-  expires_at: 'int8', created_by: 'int4', relay_for: 'text', created_at: 'int8', updated_at: 'int8',
+  id: 'text',
+  org_id: 'int4',
+  device_id: 'int4',
+  order_code: 'text',
+  value: 'text',
+  status: 'text',
+  detail: 'text',
+  attempts: 'int4',
+  expires_at: 'int8',
+  created_by: 'int4',
+  relay_for: 'text',
+  created_at: 'int8',
+  updated_at: 'int8',
 } satisfies Record<keyof CommandRecord, JsonRowColumns[string]>;
 const COMMAND_COLUMN_NAMES = Object.keys(COMMAND_COLUMNS) as Array<keyof CommandRecord>;
 const ACK_COLUMNS: JsonRowColumns = { id: 'text', device_id: 'int4', status: 'text', detail: 'text' };
@@ -44,25 +58,40 @@ export function settleStatement(dialect: Dialect, acks: AckUpdate[], now: number
     FROM ${jsonRows(dialect, ACK_COLUMNS, cells)}
     WHERE commands.id = v.id AND commands.device_id = v.device_id
       AND ${status} IN (${sql.join(OPEN_STATUSES.map((s) => sql.lit(s)))}) AND NOT (v.status = 'delivered' AND commands.status = 'delivered')
-    RETURNING commands.id, commands.device_id, commands.order_code, commands.status, commands.relay_for`;
+    RETURNING commands.id, commands.org_id, commands.device_id, commands.order_code, commands.status, commands.detail, commands.relay_for`;
 }
 
-/** Command rows; the database, never the broker, owns a command's state. */
+/**
+ * Command rows; the database, never the broker, owns a command's state. The console's reads take
+ * the caller's organisation, and inserted rows carry it. Delivery's methods (…ForPanels: publish,
+ * acknowledge, retry, expire) work across organisations on ids the server made itself, and only
+ * the delivery service calls them.
+ */
 export class CommandRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
   ) {}
 
-  /** All rows in one statement, so all or none are recorded. */
-  async insertMany(rows: CommandRecord[]) {
+  /**
+   * All rows in one statement, so all or none are recorded, and inside a transaction (the
+   * caller's when given one): if the database freezes with the statement in flight, the request
+   * answers 503 and its connection is closed before COMMIT, so the rows are rolled back instead of
+   * being stored (and sent) later.
+   */
+  async insertMany(rows: CommandRecord[], within: Kysely<Database> = this.db) {
     if (!rows.length) return;
     const cells = rows.map((row) => COMMAND_COLUMN_NAMES.map((name) => row[name]));
-    await sql`INSERT INTO commands (${sql.join(COMMAND_COLUMN_NAMES.map((name) => sql.ref(name)))})
-      SELECT ${sql.join(COMMAND_COLUMN_NAMES.map((name) => sql.ref(`v.${name}`)))} FROM ${jsonRows(this.dialect, COMMAND_COLUMNS, cells)}`.execute(this.db);
+    const insert = (db: Kysely<Database>) =>
+      sql`INSERT INTO commands (${sql.join(COMMAND_COLUMN_NAMES.map((name) => sql.ref(name)))})
+      SELECT ${sql.join(COMMAND_COLUMN_NAMES.map((name) => sql.ref(`v.${name}`)))} FROM ${jsonRows(this.dialect, COMMAND_COLUMNS, cells)}`.execute(
+        db,
+      );
+    if (within.isTransaction) await insert(within);
+    else await within.transaction().execute(insert);
   }
 
-  async markSent(ids: string[], now: number) {
+  async markSentForPanels(ids: string[], now: number) {
     for (const part of chunks(ids)) {
       await this.db
         .updateTable('commands')
@@ -73,14 +102,19 @@ export class CommandRepository {
     }
   }
 
-  async setStatus(ids: string[], status: CommandStatus, detail: string, now: number) {
+  async setStatusForPanels(ids: string[], status: CommandStatus, detail: string, now: number) {
     for (const part of chunks(ids)) {
-      await this.db.updateTable('commands').set({ status, detail, updated_at: now }).where('id', 'in', part).where('status', 'in', OPEN_STATUSES).execute();
+      await this.db
+        .updateTable('commands')
+        .set({ status, detail, updated_at: now })
+        .where('id', 'in', part)
+        .where('status', 'in', OPEN_STATUSES)
+        .execute();
     }
   }
 
   /** Unacknowledged, unexpired commands of these devices, oldest first. */
-  async pendingFor(deviceIds: number[], now: number): Promise<CommandRecord[]> {
+  async pendingForPanels(deviceIds: number[], now: number): Promise<CommandRecord[]> {
     const out: CommandRecord[] = [];
     for (const part of chunks(deviceIds)) {
       out.push(
@@ -98,7 +132,7 @@ export class CommandRepository {
   }
 
   /** Commands whose last attempt is older than `retryMs` and that have not expired. */
-  dueForRetry(now: number, retryMs: number, limit: number): Promise<CommandRecord[]> {
+  dueForRetryForPanels(now: number, retryMs: number, limit: number): Promise<CommandRecord[]> {
     return this.db
       .selectFrom('commands')
       .selectAll()
@@ -115,7 +149,7 @@ export class CommandRepository {
    * panel can only settle its own commands. A final state never changes again; `received` only
    * moves a command that is not yet delivered; within a batch a final result wins over `received`.
    */
-  async applyAcks(acks: AckUpdate[], now: number): Promise<SettledCommand[]> {
+  async applyAcksForPanels(acks: AckUpdate[], now: number): Promise<SettledCommand[]> {
     const byId = new Map<string, AckUpdate>();
     for (const ack of acks) {
       const seen = byId.get(ack.id);
@@ -126,18 +160,19 @@ export class CommandRepository {
     return rows;
   }
 
-  async expire(now: number): Promise<number> {
-    const result = await this.db
+  /** Expires what is past its time; returns the expired commands. */
+  async expireForPanels(now: number): Promise<SettledCommand[]> {
+    return this.db
       .updateTable('commands')
       .set({ status: 'expired', detail: 'expired', updated_at: now })
       .where('status', 'in', OPEN_STATUSES)
       .where('expires_at', '<=', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+      .returning(['id', 'org_id', 'device_id', 'order_code', 'status', 'detail', 'relay_for'])
+      .execute();
   }
 
   /** POWERUP commands of panels that have just connected are done. */
-  async succeedPowerUps(deviceIds: number[], now: number) {
+  async succeedPowerUpsForPanels(deviceIds: number[], now: number) {
     for (const part of chunks(deviceIds)) {
       await this.db
         .updateTable('commands')
@@ -150,11 +185,21 @@ export class CommandRepository {
   }
 
   findOne(orgId: number, id: string) {
-    return this.db.selectFrom('commands').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('commands')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** Feedback log rows (spec 3): operator commands, newest first; relay commands are internal. */
-  async feedbackPage(orgId: number, offset: number, size: number, filter: { deviceName?: string; from?: number; to?: number }) {
+  async feedbackPage(
+    orgId: number,
+    offset: number,
+    size: number,
+    filter: { deviceName?: string; from?: number; to?: number },
+  ) {
     let query = this.db
       .selectFrom('commands')
       .innerJoin('devices', 'devices.id', 'commands.device_id')
@@ -167,7 +212,15 @@ export class CommandRepository {
     if (filter.to !== undefined) query = query.where('commands.created_at', '<', filter.to);
     const [rows, total] = await Promise.all([
       query
-        .select(['commands.id', 'commands.order_code', 'commands.status', 'commands.created_at', 'devices.name as device_name', 'users.user_name'])
+        .select([
+          'commands.id',
+          'commands.order_code',
+          'commands.status',
+          'commands.detail',
+          'commands.created_at',
+          'devices.name as device_name',
+          'users.user_name',
+        ])
         .orderBy('commands.created_at', 'desc')
         .orderBy('commands.id')
         .limit(size)

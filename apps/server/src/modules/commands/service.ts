@@ -2,14 +2,15 @@ import { device } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import type { KnownDevice } from '../../gateway/device-directory.js';
 import type { CommandSink, DeviceGateway } from '../../gateway/gateway.js';
+import { isDatabaseUnavailable } from '../../db/errors.js';
 import { BatchWriter } from '../../gateway/batch-writer.js';
 import type { GatewayLog } from '../../gateway/transport.js';
 import type { DeviceRepository } from '../devices/repository.js';
-import { otaEnvelopeValue, storedOta } from '../downloads/ota.js';
-import type { DownloadService, RegisteredFile } from '../downloads/service.js';
-import { noticeEnvelopeValue } from '../notifications/stored-notice.js';
+import { storedOta } from '../downloads/ota.js';
+import type { RegisteredFile } from '../downloads/service.js';
+import type { SignedManifest } from '../../security/firmware-signing.js';
 import { commandId } from './command-id.js';
-import type { AckUpdate, CommandRecord, CommandRepository } from './repository.js';
+import type { AckUpdate, CommandRecord, CommandRepository, SettledCommand } from './repository.js';
 import { broadcastAddress, sameLan } from './wake-relay.js';
 
 export interface CommandTimings {
@@ -23,12 +24,25 @@ export interface CommandTimings {
   publishBatch: number;
 }
 
-export const DEFAULT_TIMINGS: CommandTimings = { ttlMs: 10 * 60_000, retryMs: 15_000, tickMs: 1000, publishBatch: 500 };
+export const DEFAULT_TIMINGS: CommandTimings = {
+  ttlMs: 10 * 60_000,
+  retryMs: 15_000,
+  tickMs: 1000,
+  publishBatch: 500,
+};
 const MAX_WAKE_RELAYS = 2;
 /** An OTA download may take long: its command lives a day (each publish signs a fresh one-hour URL). */
 export const OTA_TTL_MS = 24 * 60 * 60_000;
 
-interface Target {
+/**
+ * Turns a command's stored value into what one panel receives, each time it is published (an OTA's
+ * file or a notification's audio becomes a URL signed for that panel now). Given per order by the
+ * composition root: this module signs nothing itself and does not know the notifications module.
+ */
+export type EnvelopeValue = (stored: unknown, deviceKey: string) => unknown;
+export type EnvelopeValues = Partial<Record<device.Order, EnvelopeValue>>;
+
+export interface Target {
   id: number;
   deviceKey: string;
 }
@@ -43,8 +57,12 @@ export class CommandService implements CommandSink {
   private readyTimer: NodeJS.Timeout | undefined;
   private ticker: NodeJS.Timeout | undefined;
   private ticking = false;
+  /** The last tick found the database away (logged once per outage). */
+  private tickOutage = false;
   private readonly acks: BatchWriter<AckUpdate>;
   private background = new Set<Promise<unknown>>();
+  /** Told of commands that reached a new status by a panel's acknowledgement or by expiry. */
+  private settledListener: (commands: SettledCommand[]) => void = () => undefined;
 
   constructor(
     private readonly commands: CommandRepository,
@@ -53,13 +71,25 @@ export class CommandService implements CommandSink {
     private readonly clock: Clock,
     private readonly log: GatewayLog,
     private readonly timings: CommandTimings = DEFAULT_TIMINGS,
-    private readonly downloads?: DownloadService,
+    private readonly envelopeValues: EnvelopeValues = {},
   ) {
     this.acks = new BatchWriter(
       (items) => this.applyAcks(items),
-      (err, count) => this.log.error({ err, count }, 'command acknowledgements not stored'),
-      50,
+      (err, count) =>
+        isDatabaseUnavailable(err)
+          ? this.log.warn({ err, count }, 'database unavailable: command acknowledgements wait')
+          : this.log.error({ err, count }, 'command acknowledgements not stored'),
+      { intervalMs: 50, retryWhen: isDatabaseUnavailable },
+      (count) =>
+        this.log.error(
+          { count },
+          'too many acknowledgements waiting for the database: the oldest were dropped',
+        ),
     );
+  }
+
+  onSettled(listener: (commands: SettledCommand[]) => void) {
+    this.settledListener = listener;
   }
 
   start() {
@@ -75,12 +105,37 @@ export class CommandService implements CommandSink {
   }
 
   /** Records one command per target, then publishes to the targets that listen now. */
-  async create(orgId: number, userId: number | null, targets: Target[], order: device.Order, value: unknown, ttlMs = this.timings.ttlMs): Promise<string[]> {
+  async create(
+    orgId: number,
+    userId: number | null,
+    targets: Target[],
+    order: device.Order,
+    value: unknown,
+    ttlMs = this.timings.ttlMs,
+  ): Promise<string[]> {
+    const rows = this.prepare(orgId, userId, targets, order, value, ttlMs);
+    await this.commands.insertMany(rows);
+    this.release(rows, targets);
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * One command row per target, not yet recorded: the caller inserts them (CommandRepository.insertMany,
+   * possibly inside its own transaction) and, once committed, hands them to `release`.
+   */
+  prepare(
+    orgId: number,
+    userId: number | null,
+    targets: Target[],
+    order: device.Order,
+    value: unknown,
+    ttlMs = this.timings.ttlMs,
+  ): CommandRecord[] {
     const now = this.clock.now();
     // A panel listening now is recorded as sent in the same insert (the publish follows at once),
     // which spares a second write of every row; if the publish is lost, the retry repeats it.
     const publishesNow = (t: Target) => order !== 'POWERUP' && this.gateway.isReady(t.deviceKey);
-    const rows: CommandRecord[] = targets.map((t) => ({
+    return targets.map((t) => ({
       id: commandId(now),
       org_id: orgId,
       device_id: t.id,
@@ -94,22 +149,46 @@ export class CommandService implements CommandSink {
       created_at: now,
       updated_at: now,
     }));
-    await this.commands.insertMany(rows);
+  }
+
+  /** Publishes recorded (committed) rows of `prepare` to the targets that listen now, in the background. */
+  release(rows: CommandRecord[], targets: Target[]) {
     const keys = new Map(targets.map((t) => [t.id, t.deviceKey]));
     this.inBackground(this.dispatch(rows, keys, true));
-    return rows.map((r) => r.id);
   }
 
   /**
    * Sends an OTA update of a registered file (DownloadService.register) to these panels; each
    * panel gets its own signed URL whenever the command is published.
    */
-  sendOta(orgId: number, userId: number | null, targets: Target[], file: RegisteredFile, version: string, ttlMs = OTA_TTL_MS): Promise<string[]> {
-    if (!this.downloads) throw new Error('OTA needs the download service');
-    return this.create(orgId, userId, targets, 'OTA', storedOta(file, version), ttlMs);
+  sendOta(
+    orgId: number,
+    userId: number | null,
+    targets: Target[],
+    file: RegisteredFile,
+    version: string,
+    signed: SignedManifest,
+    ttlMs = OTA_TTL_MS,
+  ): Promise<string[]> {
+    if (!this.envelopeValues.OTA) throw new Error('OTA needs the download service');
+    return this.create(orgId, userId, targets, 'OTA', storedOta(file, version, signed), ttlMs);
+  }
+
+  private readonly ackListeners: Array<(known: KnownDevice, ack: device.CommandAck) => void> = [];
+  private readonly readyListeners: Array<(known: KnownDevice) => void> = [];
+
+  /** Hears every acknowledgement as it arrives (rollouts follow their panels' phases). */
+  onAck(listener: (known: KnownDevice, ack: device.CommandAck) => void) {
+    this.ackListeners.push(listener);
+  }
+
+  /** Hears every panel that starts listening for commands. */
+  onReady(listener: (known: KnownDevice) => void) {
+    this.readyListeners.push(listener);
   }
 
   deviceReady(known: KnownDevice) {
+    for (const listener of this.readyListeners) listener(known);
     this.readyQueue.set(known.id, known);
     // Many panels come back together after a restart: collect them and read their commands at once.
     this.readyTimer ??= setTimeout(() => {
@@ -123,6 +202,7 @@ export class CommandService implements CommandSink {
   acknowledge(known: KnownDevice, ack: device.CommandAck) {
     const status = ack.result === 'received' ? 'delivered' : ack.result;
     this.acks.add({ id: ack.id, deviceId: known.id, status, detail: ack.detail ?? '' });
+    for (const listener of this.ackListeners) listener(known, ack);
   }
 
   /** Expires what is past its time and publishes again what was not acknowledged. */
@@ -131,13 +211,25 @@ export class CommandService implements CommandSink {
     this.ticking = true;
     try {
       const now = this.clock.now();
-      const expired = await this.commands.expire(now);
-      if (expired) this.log.info({ expired }, 'commands expired');
-      const due = await this.commands.dueForRetry(now, this.timings.retryMs, 5000);
-      const listening = due.filter((c) => c.order_code === 'POWERUP' || this.readyKey(c.device_id) !== undefined);
-      if (listening.length) await this.dispatch(listening, await this.devices.keysByIds([...new Set(listening.map((c) => c.device_id))]));
+      const expired = await this.commands.expireForPanels(now);
+      if (expired.length) {
+        this.log.info({ expired: expired.length }, 'commands expired');
+        this.settledListener(expired);
+      }
+      const due = await this.commands.dueForRetryForPanels(now, this.timings.retryMs, 5000);
+      const listening = due.filter(
+        (c) => c.order_code === 'POWERUP' || this.readyKey(c.device_id) !== undefined,
+      );
+      if (listening.length)
+        await this.dispatch(
+          listening,
+          await this.devices.keysByIdsForPanels([...new Set(listening.map((c) => c.device_id))]),
+        );
+      this.tickOutage = false;
     } catch (err) {
-      this.log.error({ err }, 'command tick failed');
+      if (!isDatabaseUnavailable(err)) this.log.error({ err }, 'command tick failed');
+      else if (!this.tickOutage) this.log.warn({ err }, 'database unavailable: command retries wait');
+      this.tickOutage = isDatabaseUnavailable(err);
     } finally {
       this.ticking = false;
     }
@@ -158,8 +250,14 @@ export class CommandService implements CommandSink {
   private async deliverPending(batch: KnownDevice[]) {
     const now = this.clock.now();
     for (const known of batch) this.readyKeys.set(known.id, known.deviceKey);
-    await this.commands.succeedPowerUps(batch.map((k) => k.id), now);
-    const pending = await this.commands.pendingFor(batch.map((k) => k.id), now);
+    await this.commands.succeedPowerUpsForPanels(
+      batch.map((k) => k.id),
+      now,
+    );
+    const pending = await this.commands.pendingForPanels(
+      batch.map((k) => k.id),
+      now,
+    );
     await this.dispatch(pending, new Map(batch.map((k) => [k.id, k.deviceKey])));
   }
 
@@ -182,7 +280,11 @@ export class CommandService implements CommandSink {
         }),
       );
       const toMark = inserted ? part.filter((r) => r.status !== 'sent') : part;
-      if (toMark.length) await this.commands.markSent(toMark.map((r) => r.id), this.clock.now());
+      if (toMark.length)
+        await this.commands.markSentForPanels(
+          toMark.map((r) => r.id),
+          this.clock.now(),
+        );
       // Publishing may complete synchronously: let acknowledgements and HTTP in between batches.
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -198,20 +300,25 @@ export class CommandService implements CommandSink {
       const target = await this.devices.findById(row.org_id, row.device_id);
       if (target?.power === 'standby') {
         await this.gateway.sendCommand(deviceKey, this.envelope(row, deviceKey));
-        await this.commands.markSent([row.id], now);
-      } else await this.commands.setStatus([row.id], 'succeeded', 'alreadyOn', now);
+        await this.commands.markSentForPanels([row.id], now);
+      } else await this.commands.setStatusForPanels([row.id], 'succeeded', 'alreadyOn', now);
       return;
     }
     if (row.status !== 'queued') return;
     const target = await this.devices.findById(row.org_id, row.device_id);
-    const broadcast = target ? broadcastAddress({ localIp: target.local_ip, netmask: target.netmask }) : undefined;
+    const broadcast = target
+      ? broadcastAddress({ localIp: target.local_ip, netmask: target.netmask })
+      : undefined;
     if (!target || !broadcast || !target.mac) {
-      await this.commands.setStatus([row.id], 'failed', 'noLanAddress', now);
+      await this.commands.setStatusForPanels([row.id], 'failed', 'noLanAddress', now);
       return;
     }
     const place = { localIp: target.local_ip, netmask: target.netmask };
     const relays = (await this.devices.lanCandidates(row.org_id))
-      .filter((c) => c.id !== target.id && this.gateway.isReady(c.device_key) && sameLan(place, { localIp: c.local_ip }))
+      .filter(
+        (c) =>
+          c.id !== target.id && this.gateway.isReady(c.device_key) && sameLan(place, { localIp: c.local_ip }),
+      )
       .slice(0, MAX_WAKE_RELAYS);
     if (!relays.length) return; // stays queued: retried each tick until a relay is online or it expires
     const wakes: CommandRecord[] = relays.map((relay) => ({
@@ -230,23 +337,25 @@ export class CommandService implements CommandSink {
       updated_at: now,
     }));
     await this.commands.insertMany(wakes);
-    await this.commands.markSent([row.id], now);
+    await this.commands.markSentForPanels([row.id], now);
     await this.dispatch(wakes, new Map(relays.map((r) => [r.id, r.device_key])));
   }
 
   private async applyAcks(items: AckUpdate[]) {
-    const changed = await this.commands.applyAcks(items, this.clock.now());
-    const relayed = changed.filter((c) => c.order_code === 'WAKE' && c.status === 'succeeded' && c.relay_for).map((c) => c.relay_for!);
-    if (relayed.length) await this.commands.setStatus(relayed, 'delivered', 'wakeSent', this.clock.now());
+    const changed = await this.commands.applyAcksForPanels(items, this.clock.now());
+    if (changed.length) this.settledListener(changed);
+    const relayed = changed
+      .filter((c) => c.order_code === 'WAKE' && c.status === 'succeeded' && c.relay_for)
+      .map((c) => c.relay_for!);
+    if (relayed.length)
+      await this.commands.setStatusForPanels(relayed, 'delivered', 'wakeSent', this.clock.now());
   }
 
   /** The envelope as this panel receives it: an OTA's file, a notification's audio, becomes a URL signed for it now. */
   private envelope(row: CommandRecord, deviceKey: string): device.CommandEnvelope {
     const envelope = envelopeOf(row);
-    if (row.order_code === 'NOTIFY') return { ...envelope, value: noticeEnvelopeValue(this.downloads, envelope.value, deviceKey) };
-    if (row.order_code !== 'OTA') return envelope;
-    if (!this.downloads) throw new Error('OTA needs the download service');
-    return { ...envelope, value: otaEnvelopeValue(this.downloads, envelope.value, deviceKey) };
+    const valueFor = this.envelopeValues[envelope.order];
+    return valueFor ? { ...envelope, value: valueFor(envelope.value, deviceKey) } : envelope;
   }
 
   private inBackground(work: Promise<unknown>) {
@@ -257,5 +366,11 @@ export class CommandService implements CommandSink {
 }
 
 export function envelopeOf(row: CommandRecord): device.CommandEnvelope {
-  return { v: device.PROTOCOL_VERSION, id: row.id, order: row.order_code as device.Order, value: JSON.parse(row.value) as unknown, expiresAt: row.expires_at };
+  return {
+    v: device.PROTOCOL_VERSION,
+    id: row.id,
+    order: row.order_code as device.Order,
+    value: JSON.parse(row.value) as unknown,
+    expiresAt: row.expires_at,
+  };
 }

@@ -30,5 +30,5 @@ export function sameLan(target: LanPlace, candidate: { localIp: string }): boole
   const c = ipv4ToNumber(candidate.localIp);
   const mask = ipv4ToNumber(target.netmask);
   if (t === undefined || c === undefined || mask === undefined) return false;
-  return ((t & mask) >>> 0) === ((c & mask) >>> 0);
+  return (t & mask) >>> 0 === (c & mask) >>> 0;
 }

@@ -2,20 +2,34 @@ import type { accounts, Language } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { pageOffset } from '../../http/access.js';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { PasswordHasher } from '../../security/passwords.js';
 import type { OperationLog } from '../operation-log/repository.js';
-import type { OrganisationRepository } from '../organisations/repository.js';
 import type { PasswordService } from '../password/service.js';
 import { IDLE_TIMEOUT_MS, type SessionService } from '../session/service.js';
 import type { UserRepository } from '../users/repository.js';
-import { canManageConsoleUsers, mustBeOwnConsoleUser } from './policy.js';
 import type { ConsoleUserRepository } from './repository.js';
 
 type ListParams = { start: number; size: number; userName?: string };
-type InsertParams = { userName: string; password: string; phone: string; email: string; state: 0 | 1; remark?: string; role: 0 | 1 | 2; userType: '3' | '4' };
-type UpdateParams = { userId: number; state: 0 | 1; remark?: string; role?: 0 | 1 | 2; validBeginTime?: number; validEndTime?: number };
+type InsertParams = {
+  userName: string;
+  password: string;
+  phone: string;
+  email: string;
+  state: 0 | 1;
+  remark?: string;
+  role: 0 | 1 | 2;
+  userType: '3' | '4';
+};
+type UpdateParams = {
+  userId: number;
+  state: 0 | 1;
+  remark?: string;
+  role?: 0 | 1 | 2;
+  validBeginTime?: number;
+  validEndTime?: number;
+};
 
 /** A customer's own console users: list, add within the quota, edit, delete, reset password. */
 export class ConsoleUserService {
@@ -23,7 +37,6 @@ export class ConsoleUserService {
     private readonly deps: {
       repository: ConsoleUserRepository;
       users: UserRepository;
-      organisations: OrganisationRepository;
       hasher: PasswordHasher;
       sessions: SessionService;
       passwords: PasswordService;
@@ -32,12 +45,20 @@ export class ConsoleUserService {
     },
   ) {}
 
-  async list(caller: SessionUser, params: ListParams): Promise<{ rows: accounts.ConsoleUser[]; total: number }> {
-    canManageConsoleUsers(caller);
+  async list(
+    caller: SessionUser,
+    params: ListParams,
+  ): Promise<{ rows: accounts.ConsoleUser[]; total: number }> {
     const { repository, clock } = this.deps;
     const onlineSince = clock.now() - IDLE_TIMEOUT_MS;
     const [rows, total] = await Promise.all([
-      repository.page(caller.orgId, pageOffset(params.start, params.size), params.size, onlineSince, params.userName),
+      repository.page(
+        caller.orgId,
+        pageOffset(params.start, params.size),
+        params.size,
+        onlineSince,
+        params.userName,
+      ),
       repository.count(caller.orgId, params.userName),
     ]);
     return {
@@ -59,17 +80,16 @@ export class ConsoleUserService {
   }
 
   async insert(caller: SessionUser, params: InsertParams, ip: string): Promise<void> {
-    canManageConsoleUsers(caller);
-    const { repository, users, organisations, hasher, clock } = this.deps;
-    const org = await organisations.findById(caller.orgId);
-    if (!org) throw new AppError('common.forbidden', 403);
-    if ((await repository.count(caller.orgId)) >= org.user_quota) throw new AppError('user.quotaReached', 200, { quota: org.user_quota });
-    if (await users.findByName(params.userName)) throw new AppError('register.userNameTaken');
+    const { repository, users, hasher, clock } = this.deps;
+    if (await users.findByName(params.userName)) throw new Refusal('register.userNameTaken');
+    // Hashed before the quota's lock is taken: the lock is held for a count and an insert only.
+    const passwordHash = await hasher.hash(params.password);
+    let outcome;
     try {
-      await users.insert({
+      outcome = await repository.insertWithinQuota({
         org_id: caller.orgId,
         user_name: params.userName,
-        password_hash: await hasher.hash(params.password),
+        password_hash: passwordHash,
         user_type: params.userType,
         activated: 1,
         enabled: params.state,
@@ -80,16 +100,30 @@ export class ConsoleUserService {
         created_at: clock.now(),
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('register.userNameTaken');
+      // The name was taken between the check above and the insert.
+      if (isUniqueViolation(error)) throw new Refusal('register.userNameTaken');
       throw error;
     }
-    await this.deps.log.recordBy(caller, ip, 'addUser', `added user ${params.userName} (type ${params.userType}, role ${params.role})`);
+    if (!outcome) throw new Refusal('common.forbidden', 'forbidden');
+    if (!outcome.inserted) throw new Refusal('user.quotaReached', 'declined', { quota: outcome.quota });
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'addUser',
+      `added user ${params.userName} (type ${params.userType}, role ${params.role})`,
+    );
+  }
+
+  /** The target must be a console user of the caller's own organisation; otherwise it does not exist for the caller. */
+  private async own(caller: SessionUser, userId: number) {
+    const target = await this.deps.repository.findOwn(caller.orgId, userId);
+    if (!target) throw new Refusal('user.notFound', 'notFound');
+    return target;
   }
 
   async update(caller: SessionUser, params: UpdateParams, ip: string): Promise<void> {
-    canManageConsoleUsers(caller);
-    const target = mustBeOwnConsoleUser(caller, await this.deps.users.findById(params.userId));
-    await this.deps.repository.update(target.id, {
+    const target = await this.own(caller, params.userId);
+    await this.deps.repository.update(caller.orgId, target.id, {
       enabled: params.state,
       remark: params.remark ?? '',
       ...(params.role !== undefined ? { program_role: params.role } : {}),
@@ -97,23 +131,30 @@ export class ConsoleUserService {
       valid_end: params.validEndTime ?? null,
     });
     if (params.state === 0) await this.deps.sessions.endAllForUser(target.id);
-    await this.deps.log.recordBy(caller, ip, 'updateUser', `changed user ${target.user_name}: state ${params.state}`);
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'updateUser',
+      `changed user ${target.user_name}: state ${params.state}`,
+    );
   }
 
   async delete(caller: SessionUser, userId: number, ip: string): Promise<void> {
-    canManageConsoleUsers(caller);
-    const target = mustBeOwnConsoleUser(caller, await this.deps.users.findById(userId));
-    await this.deps.repository.delete(target.id);
+    const target = await this.own(caller, userId);
+    await this.deps.repository.delete(caller.orgId, target.id);
     await this.deps.log.recordBy(caller, ip, 'deleteUser', `deleted user ${target.user_name}`);
   }
 
   async resetPassword(caller: SessionUser, userId: number, language: Language, ip: string): Promise<string> {
-    canManageConsoleUsers(caller);
-    const target = mustBeOwnConsoleUser(caller, await this.deps.users.findById(userId));
+    const target = await this.own(caller, userId);
     await this.deps.passwords.mailResetLink(target, language);
     await this.deps.sessions.endAllForUser(target.id);
-    await this.deps.log.recordBy(caller, ip, 'resetPassword', `sent a reset link to user ${target.user_name}`);
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'resetPassword',
+      `sent a reset link to user ${target.user_name}`,
+    );
     return target.email;
   }
-
 }

@@ -24,9 +24,23 @@ export class CustomerRepository {
   page(scope: CustomerScope, offset: number, limit: number, onlineSince: number, userName?: string) {
     return this.scoped(scope, userName)
       .select([
-        'users.id', 'users.user_name', 'users.phone', 'users.email', 'users.enabled', 'organisations.id as org_id', 'organisations.name as company_name',
+        'users.id',
+        'users.user_name',
+        'users.phone',
+        'users.email',
+        'users.enabled',
+        'organisations.id as org_id',
+        'organisations.name as company_name',
         (eb) =>
-          eb.exists(eb.selectFrom('sessions').select(sql.lit(1).as('one')).whereRef('sessions.user_id', '=', 'users.id').where('sessions.last_seen_at', '>', onlineSince)).as('online'),
+          eb
+            .exists(
+              eb
+                .selectFrom('sessions')
+                .select(sql.lit(1).as('one'))
+                .whereRef('sessions.user_id', '=', 'users.id')
+                .where('sessions.last_seen_at', '>', onlineSince),
+            )
+            .as('online'),
       ])
       .orderBy('users.id')
       .limit(limit)
@@ -35,7 +49,9 @@ export class CustomerRepository {
   }
 
   async count(scope: CustomerScope, userName?: string): Promise<number> {
-    const row = await this.scoped(scope, userName).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.scoped(scope, userName)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -44,14 +60,27 @@ export class CustomerRepository {
   }
 
   findOrganisation(scope: CustomerScope, orgId: number) {
-    return this.scoped(scope).select(['organisations.id', 'organisations.user_quota', 'organisations.name']).where('organisations.id', '=', orgId).executeTakeFirst();
+    return this.scoped(scope)
+      .select(['organisations.id', 'organisations.user_quota', 'organisations.name'])
+      .where('organisations.id', '=', orgId)
+      .executeTakeFirst();
   }
 
-  async setEnabled(userId: number, enabled: number) {
-    await this.db.updateTable('users').set({ enabled }).where('id', '=', userId).execute();
+  async setEnabled(scope: CustomerScope, userId: number, enabled: number) {
+    await this.db
+      .updateTable('users')
+      .set({ enabled })
+      .where('id', '=', userId)
+      .where('id', 'in', this.scoped(scope).select('users.id'))
+      .execute();
   }
 
-  async setQuota(orgId: number, quota: number) {
-    await this.db.updateTable('organisations').set({ user_quota: quota }).where('id', '=', orgId).execute();
+  async setQuota(scope: CustomerScope, orgId: number, quota: number) {
+    await this.db
+      .updateTable('organisations')
+      .set({ user_quota: quota })
+      .where('id', '=', orgId)
+      .where('id', 'in', this.scoped(scope).select('organisations.id'))
+      .execute();
   }
 }

@@ -17,7 +17,8 @@ export class DeviceAppsRepository {
       .where('expires_at', '>', now)
       .execute();
     const names = new Set<string>();
-    for (const row of rows) for (const name of (JSON.parse(row.value) as { packageNames: string[] }).packageNames) names.add(name);
+    for (const row of rows)
+      for (const name of (JSON.parse(row.value) as { packageNames: string[] }).packageNames) names.add(name);
     return names;
   }
 }

@@ -1,11 +1,11 @@
-import type { deviceDetail } from '@panelfleet/contract';
+import type { device, deviceDetail } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { CommandRepository } from '../commands/repository.js';
 import type { CommandService } from '../commands/service.js';
-import { findOwnDevice, findSendableDevice } from '../device-detail/target.js';
-import type { DeviceRepository } from '../devices/repository.js';
+import { findOwnDevice, findSendableDevice } from '../devices/target.js';
+import type { DeviceRecord, DeviceRepository } from '../devices/repository.js';
 import type { OperationLog } from '../operation-log/repository.js';
 import type { DeviceAppsRepository } from './repository.js';
 
@@ -24,9 +24,9 @@ export interface DeviceAppsDeps {
 const DEFAULT_WAIT_MS = 8000;
 const POLL_MS = 150;
 
-export type UninstallOutcome =
-  | { kind: 'done'; appList: Array<{ packageName: string; uninstallStatus: boolean }> }
-  | { kind: 'refused'; detail: string };
+export interface UninstallOutcome {
+  appList: Array<{ packageName: string; uninstallStatus: boolean }>;
+}
 
 /** The app list a panel reports and the uninstalls sent to it (spec 2 sections 4 and 5). */
 export class DeviceAppsService {
@@ -55,24 +55,60 @@ export class DeviceAppsService {
    * Sends UNINSTALL for user apps the panel reported, then waits a little for its answer: the
    * console removes the rows the reply marks uninstalled and shows the rest as on their way.
    */
-  async uninstall(caller: { user: SessionUser; ip: string }, deviceId: number, packageNames: string[]): Promise<UninstallOutcome> {
+  async uninstall(
+    caller: { user: SessionUser; ip: string },
+    deviceId: number,
+    packageNames: string[],
+  ): Promise<UninstallOutcome> {
     const orgId = caller.user.orgId;
     const target = await findSendableDevice(this.deps.devices, orgId, deviceId);
-    if (!this.deps.isOnline(target.device_key)) throw new AppError('device.offline', 409);
-    const reported = new Map((await this.deps.devices.apps(orgId, deviceId)).map((a) => [a.package_name, a]));
-    const unknown = packageNames.find((name) => !reported.has(name));
-    if (unknown) throw new AppError('deviceManage.apkUnknown', 400, { name: unknown });
-    if (packageNames.some((name) => reported.get(name)!.app_level === 1)) throw new AppError('deviceManage.SystemApkUninstall', 400);
-    const uninstalling = await this.deps.apps.uninstallingPackages(orgId, deviceId, this.deps.clock.now());
-    const busy = packageNames.find((name) => uninstalling.has(name));
-    if (busy) throw new AppError('deviceManage.apkUninstalling', 409, { name: reported.get(busy)!.app_name });
-
-    const [commandId] = await this.deps.commands.create(orgId, caller.user.id, [{ id: target.id, deviceKey: target.device_key }], 'UNINSTALL', { packageNames });
-    await this.deps.log.recordBy(caller.user, caller.ip, 'device.uninstallApk', `${target.name}: ${packageNames.join(',')}`);
+    const value = await this.checkedUninstall(target, packageNames);
+    const [commandId] = await this.deps.commands.create(
+      orgId,
+      caller.user.id,
+      [{ id: target.id, deviceKey: target.device_key }],
+      'UNINSTALL',
+      value,
+    );
+    await this.deps.log.recordBy(
+      caller.user,
+      caller.ip,
+      'device.uninstallApk',
+      `${target.name}: ${packageNames.join(',')}`,
+    );
     const final = await this.finalState(orgId, commandId!);
-    if (final?.status === 'failed' || final?.status === 'expired') return { kind: 'refused', detail: final.detail || final.status };
+    // The panel said no (or never answered in time): the caller hears its reason.
+    if (final?.status === 'failed' || final?.status === 'expired')
+      throw new Refusal('deviceManage.uninstallFailed', 'declined', { detail: final.detail || final.status });
     const confirmed = final?.status === 'succeeded';
-    return { kind: 'done', appList: packageNames.map((packageName) => ({ packageName, uninstallStatus: confirmed })) };
+    return {
+      appList: packageNames.map((packageName) => ({ packageName, uninstallStatus: confirmed })),
+    };
+  }
+
+  /**
+   * The rules of an UNINSTALL, whichever call sends it (this service's or the generic command
+   * call): the panel is online, and every package is a user app it reported that is not already
+   * being uninstalled. The target is the caller's, enabled device (findSendableDevice).
+   */
+  async checkedUninstall(
+    target: DeviceRecord,
+    packageNames: string[],
+  ): Promise<device.OrderValue<'UNINSTALL'>> {
+    const orgId = target.org_id;
+    if (!this.deps.isOnline(target.device_key)) throw new Refusal('device.offline', 'conflict');
+    const reported = new Map(
+      (await this.deps.devices.apps(orgId, target.id)).map((a) => [a.package_name, a]),
+    );
+    const unknown = packageNames.find((name) => !reported.has(name));
+    if (unknown) throw new Refusal('deviceManage.apkUnknown', 'invalid', { name: unknown });
+    if (packageNames.some((name) => reported.get(name)!.app_level === 1))
+      throw new Refusal('deviceManage.SystemApkUninstall', 'invalid');
+    const uninstalling = await this.deps.apps.uninstallingPackages(orgId, target.id, this.deps.clock.now());
+    const busy = packageNames.find((name) => uninstalling.has(name));
+    if (busy)
+      throw new Refusal('deviceManage.apkUninstalling', 'conflict', { name: reported.get(busy)!.app_name });
+    return { packageNames };
   }
 
   private async finalState(orgId: number, commandId: string) {

@@ -1,28 +1,33 @@
 import { deviceDetail, translate } from '@panelfleet/contract';
 import type { Router } from '../../http/router.js';
-import { requireDeviceOperator } from '../devices/policy.js';
 import type { DeviceDetailService } from './service.js';
 
 export function deviceDetailRoutes(router: Router, service: DeviceDetailService) {
   router.add(deviceDetail.selectByDeviceId, async ({ session, params }) => ({
     hhtStatus: 'success',
-    dataObject: await service.detail(requireDeviceOperator(session.user), params.deviceId),
+    dataObject: await service.detail(session.user.orgId, params.deviceId),
   }));
 
   router.add(deviceDetail.listDeviceSetting, async ({ session, params }) => {
-    const { platform, rows } = await service.settings(requireDeviceOperator(session.user), params.deviceId);
+    const { platform, rows } = await service.settings(session.user.orgId, params.deviceId);
     return { hhtStatus: 'success', platform, listObject: rows, totalRecords: rows.length };
   });
 
   router.add(deviceDetail.updateDeviceSetting, async ({ session, params, ip, language }) => {
-    requireDeviceOperator(session.user);
-    const commandId = await service.change({ user: session.user, ip, language }, params.deviceId, params.jsonData);
+    const commandId = await service.change(
+      { user: session.user, ip, language },
+      params.deviceId,
+      params.jsonData,
+    );
     return { hhtStatus: 'success', hhtMsg: translate(language, 'setting.sent'), dataObject: { commandId } };
   });
 
   router.add(deviceDetail.sendDeviceSettings, async ({ session, params, ip, language }) => {
-    requireDeviceOperator(session.user);
-    const { count, message } = await service.clone({ user: session.user, ip, language }, params.deviceSettingIds, params.deviceIds);
+    const { count, message } = await service.clone(
+      { user: session.user, ip, language },
+      params.deviceSettingIds,
+      params.deviceIds,
+    );
     return { hhtStatus: 'success', hhtMsg: message, dataObject: { count } };
   });
 }

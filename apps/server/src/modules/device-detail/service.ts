@@ -1,13 +1,13 @@
 import { device, translate, type deviceDetail, type Language } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { CommandService } from '../commands/service.js';
-import type { DeviceRepository } from '../devices/repository.js';
+import type { DeviceRecord, DeviceRepository } from '../devices/repository.js';
 import { toDeviceRow } from '../devices/service.js';
 import type { OperationLog } from '../operation-log/repository.js';
 import type { DeviceSettingRecord, DeviceSettingsRepository } from './repository.js';
-import { findOwnDevice, findSendableDevice } from './target.js';
+import { findOwnDevice, findSendableDevice } from '../devices/target.js';
 
 export interface DeviceDetailDeps {
   devices: DeviceRepository;
@@ -26,7 +26,8 @@ interface Caller {
   language: Language;
 }
 
-const sectionsOf = (rows: DeviceSettingRecord[]) => Object.fromEntries(rows.map((r) => [r.section, JSON.parse(r.value) as unknown]));
+const sectionsOf = (rows: DeviceSettingRecord[]) =>
+  Object.fromEntries(rows.map((r) => [r.section, JSON.parse(r.value) as unknown]));
 
 /** The detail modal's reads and the settings a panel reports, changes and clones. */
 export class DeviceDetailService {
@@ -34,11 +35,14 @@ export class DeviceDetailService {
 
   async detail(orgId: number, deviceId: number): Promise<deviceDetail.DeviceDetail> {
     const found = await findOwnDevice(this.deps.devices, orgId, deviceId);
-    const [tags, machineTypeId] = await Promise.all([
-      this.deps.devices.tagsOf(orgId, [found.id]),
+    const [labelNames, machineTypeId] = await Promise.all([
+      this.deps.devices.labelNamesOf(orgId, [found.id]),
       found.machine_type ? this.deps.machineTypeIdOf(found.machine_type) : Promise.resolve(null),
     ]);
-    return { ...toDeviceRow(found, tags.get(found.id) ?? [], this.deps.isOnline(found.device_key)), machineTypeId };
+    return {
+      ...toDeviceRow(found, labelNames.get(found.id) ?? [], this.deps.isOnline(found.device_key)),
+      machineTypeId,
+    };
   }
 
   async settings(orgId: number, deviceId: number) {
@@ -47,13 +51,24 @@ export class DeviceDetailService {
     const platform = rows[0]?.platform;
     return {
       platform: platform !== undefined && device.isSeries(platform) ? platform : null,
-      rows: rows.map((r) => ({ deviceSettingId: r.id, section: r.section as device.SettingSection, value: JSON.parse(r.value) as unknown, reportedAt: r.reported_at })),
+      rows: rows.map((r) => ({
+        deviceSettingId: r.id,
+        section: r.section as device.SettingSection,
+        value: JSON.parse(r.value) as unknown,
+        reportedAt: r.reported_at,
+      })),
     };
   }
 
   /** A complete settings report of a panel (the gateway hands it over, already validated). */
   recordReport(orgId: number, deviceId: number, report: device.SettingsReport) {
-    return this.deps.settings.replace(orgId, deviceId, report.platform, report.platformMsg, this.deps.clock.now());
+    return this.deps.settings.replace(
+      orgId,
+      deviceId,
+      report.platform,
+      report.platformMsg,
+      this.deps.clock.now(),
+    );
   }
 
   /** Sends the changed sections and fields; checked against what the panel reported, so the result is valid settings. */
@@ -64,18 +79,45 @@ export class DeviceDetailService {
     try {
       change = JSON.parse(jsonData);
     } catch {
-      throw new AppError('setting.valueInvalid', 400);
+      throw new Refusal('setting.valueInvalid', 'invalid');
     }
-    const rows = await this.deps.settings.ofDevice(orgId, deviceId);
-    const series = rows[0]?.platform;
-    if (series === undefined || !device.isSeries(series)) throw new AppError('setting.notReported', 409);
-    const checked = device.applySettingsChange(series, sectionsOf(rows), change);
-    if (!checked.ok) throw new AppError(checked.key, 400);
-    if (!Object.keys(checked.change).length) throw new AppError('deviceManage.selectSettingToPush', 400);
-    const value = { platform: series, platformMsg: checked.change } as device.SettingsChange;
-    const [commandId] = await this.deps.commands.create(orgId, caller.user.id, [{ id: target.id, deviceKey: target.device_key }], 'SETTINGS', value);
-    await this.deps.log.recordBy(caller.user, caller.ip, 'deviceSetting.update', `${target.name}: ${JSON.stringify(checked.change)}`);
+    const value = await this.checkedChange(target, change);
+    const [commandId] = await this.deps.commands.create(
+      orgId,
+      caller.user.id,
+      [{ id: target.id, deviceKey: target.device_key }],
+      'SETTINGS',
+      value,
+    );
+    await this.deps.log.recordBy(
+      caller.user,
+      caller.ip,
+      'deviceSetting.update',
+      `${target.name}: ${JSON.stringify(value.platformMsg)}`,
+    );
     return commandId!;
+  }
+
+  /**
+   * The rules of a SETTINGS change, whichever call sends it (this service's or the generic command
+   * call): the panel reported its settings, the change fits its series (`platform`, when the
+   * caller names one, must be that series), the merged result is valid settings, and something
+   * changes. The target is the caller's, enabled device (findSendableDevice).
+   */
+  async checkedChange(
+    target: DeviceRecord,
+    change: unknown,
+    platform?: string,
+  ): Promise<device.SettingsChange> {
+    const rows = await this.deps.settings.ofDevice(target.org_id, target.id);
+    const series = rows[0]?.platform;
+    if (series === undefined || !device.isSeries(series))
+      throw new Refusal('setting.notReported', 'conflict');
+    if (platform !== undefined && platform !== series) throw new Refusal('setting.notForSeries', 'invalid');
+    const checked = device.applySettingsChange(series, sectionsOf(rows), change);
+    if (!checked.ok) throw new Refusal(checked.key, 'invalid');
+    if (!Object.keys(checked.change).length) throw new Refusal('deviceManage.selectSettingToPush', 'invalid');
+    return { platform: series, platformMsg: checked.change } as device.SettingsChange;
   }
 
   /** Clone: the chosen sections of one panel's reported settings go to panels of the same series. */
@@ -84,28 +126,49 @@ export class DeviceDetailService {
     const rows = await this.deps.settings.byIds(orgId, settingIds);
     const source = rows[0];
     if (!source || rows.length !== settingIds.length || rows.some((r) => r.device_id !== source.device_id)) {
-      throw new AppError('deviceManage.selectSettingToPush', 400);
+      throw new Refusal('deviceManage.selectSettingToPush', 'invalid');
     }
     const series = source.platform;
-    if (!device.isSeries(series)) throw new AppError('setting.notReported', 409);
-    const targets = (await this.deps.devices.findByIds(orgId, deviceIds)).filter((d) => d.id !== source.device_id);
-    if (targets.length !== deviceIds.filter((id) => id !== source.device_id).length) throw new AppError('device.notFound', 404);
-    if (!targets.length) throw new AppError('setting.chooseDevice', 400);
+    if (!device.isSeries(series)) throw new Refusal('setting.notReported', 'conflict');
+    const targets = (await this.deps.devices.findByIds(orgId, deviceIds)).filter(
+      (d) => d.id !== source.device_id,
+    );
+    if (targets.length !== deviceIds.filter((id) => id !== source.device_id).length)
+      throw new Refusal('device.notFound', 'notFound');
+    if (!targets.length) throw new Refusal('setting.chooseDevice', 'invalid');
     const disabled = targets.filter((d) => d.state !== 1);
-    if (disabled.length) throw new AppError('device.disabled', 409);
+    if (disabled.length) throw new Refusal('device.disabled', 'conflict');
     const others = targets.filter((d) => d.machine_type !== series);
     if (others.length) {
-      throw new AppError('setting.seriesMismatch', 400, { series, names: others.slice(0, 5).map((d) => d.name).join(', ') });
+      throw new Refusal('setting.seriesMismatch', 'invalid', {
+        series,
+        names: others
+          .slice(0, 5)
+          .map((d) => d.name)
+          .join(', '),
+      });
     }
     const change = device.partialPlatformMsgSchemas[series].parse(sectionsOf(rows));
     const value = { platform: series, platformMsg: change } as device.SettingsChange;
-    const ids = await this.deps.commands.create(orgId, caller.user.id, targets.map((t) => ({ id: t.id, deviceKey: t.device_key })), 'SETTINGS', value);
+    const ids = await this.deps.commands.create(
+      orgId,
+      caller.user.id,
+      targets.map((t) => ({ id: t.id, deviceKey: t.device_key })),
+      'SETTINGS',
+      value,
+    );
     await this.deps.log.recordBy(
       caller.user,
       caller.ip,
       'deviceSetting.clone',
-      `${rows.map((r) => r.section).join(',')} -> ${targets.length} devices: ${targets.slice(0, 20).map((t) => t.name).join(', ')}`,
+      `${rows.map((r) => r.section).join(',')} -> ${targets.length} devices: ${targets
+        .slice(0, 20)
+        .map((t) => t.name)
+        .join(', ')}`,
     );
-    return { count: ids.length, message: translate(caller.language, 'setting.cloned', { count: ids.length }) };
+    return {
+      count: ids.length,
+      message: translate(caller.language, 'setting.cloned', { count: ids.length }),
+    };
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import type { Position } from './list-position.js';
 
 /**
@@ -17,10 +17,22 @@ export interface ListCursor {
 }
 
 const position = z.tuple([z.string().max(255), z.number().int().nonnegative()]);
-const wire = z.object({ p: z.number().int().positive(), s: z.number().int().positive(), q: z.string().max(255), f: position, l: position });
+const wire = z.object({
+  p: z.number().int().positive(),
+  s: z.number().int().positive(),
+  q: z.string().max(255),
+  f: position,
+  l: position,
+});
 
 export function encodeCursor(cursor: ListCursor): string {
-  const body = { p: cursor.page, s: cursor.size, q: cursor.search, f: [cursor.first.key, cursor.first.id], l: [cursor.last.key, cursor.last.id] };
+  const body = {
+    p: cursor.page,
+    s: cursor.size,
+    q: cursor.search,
+    f: [cursor.first.key, cursor.first.id],
+    l: [cursor.last.key, cursor.last.id],
+  };
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
 }
 
@@ -28,7 +40,7 @@ const readJson = (text: string): unknown => {
   try {
     return JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
-    throw new AppError('common.invalidParams', 400, { field: 'cursor' });
+    throw new Refusal('common.invalidParams', 'invalid', { field: 'cursor' });
   }
 };
 
@@ -39,7 +51,7 @@ const readJson = (text: string): unknown => {
 export function decodeCursor(text: string | undefined, size: number, search: string): ListCursor | undefined {
   if (!text) return undefined;
   const result = wire.safeParse(readJson(text));
-  if (!result.success) throw new AppError('common.invalidParams', 400, { field: 'cursor' });
+  if (!result.success) throw new Refusal('common.invalidParams', 'invalid', { field: 'cursor' });
   if (result.data.s !== size || result.data.q !== search) return undefined;
   const { p, f, l } = result.data;
   return { page: p, size, search, first: { key: f[0], id: f[1] }, last: { key: l[0], id: l[1] } };

@@ -11,7 +11,8 @@ export interface Position {
 export const START: Position = { key: '', id: 0 };
 
 // UTF-16 units in code point order (which is UTF-8 byte order): surrogates sort after U+E000-U+FFFF.
-const inCodePointOrder = (unit: number) => (unit < 0xd800 ? unit : unit <= 0xdfff ? unit + 0x2000 : unit - 0x800);
+const inCodePointOrder = (unit: number) =>
+  unit < 0xd800 ? unit : unit <= 0xdfff ? unit + 0x2000 : unit - 0x800;
 
 /** Compares keys like the databases do (UTF-8 bytes), without encoding them. */
 export function compareKeys(a: string, b: string): number {

@@ -50,12 +50,22 @@ export class DeviceListRepository {
     let query = this.db.selectFrom('devices').select(['name_key', 'id']).where('org_id', '=', orgId);
     if (scan.lower) query = query.where((eb) => bound(eb, scan.lower!, 'lower'));
     if (scan.upper) query = query.where((eb) => bound(eb, scan.upper!, 'upper'));
-    const rows = await query.orderBy('name_key', scan.direction).orderBy('id', scan.direction).limit(scan.limit).offset(scan.offset).execute();
+    const rows = await query
+      .orderBy('name_key', scan.direction)
+      .orderBy('id', scan.direction)
+      .limit(scan.limit)
+      .offset(scan.offset)
+      .execute();
     return rows.map((r) => ({ key: r.name_key, id: r.id }));
   }
 
   /** Devices between the bounds, counting at most `cap` (so a count never walks the whole fleet). */
-  async countUpTo(orgId: number, lower: Bound | undefined, upper: Bound | undefined, cap: number): Promise<number> {
+  async countUpTo(
+    orgId: number,
+    lower: Bound | undefined,
+    upper: Bound | undefined,
+    cap: number,
+  ): Promise<number> {
     let inner = this.db.selectFrom('devices').select('id').where('org_id', '=', orgId);
     if (lower) inner = inner.where((eb) => bound(eb, lower, 'lower'));
     if (upper) inner = inner.where((eb) => bound(eb, upper, 'upper'));
@@ -73,19 +83,31 @@ export class DeviceListRepository {
   async rows(orgId: number, scan: KeyScan): Promise<DeviceRecord[]> {
     if (scan.offset > 0) {
       const positions = await this.keys(orgId, scan);
-      const found = await this.rowsByIds(orgId, positions.map((p) => p.id));
+      const found = await this.rowsByIds(
+        orgId,
+        positions.map((p) => p.id),
+      );
       const byId = new Map(found.map((r) => [r.id, r]));
       return positions.map((p) => byId.get(p.id)).filter((r) => r !== undefined);
     }
     let query = this.db.selectFrom('devices').selectAll().where('org_id', '=', orgId);
     if (scan.lower) query = query.where((eb) => bound(eb, scan.lower!, 'lower'));
     if (scan.upper) query = query.where((eb) => bound(eb, scan.upper!, 'upper'));
-    return query.orderBy('name_key', scan.direction).orderBy('id', scan.direction).limit(scan.limit).execute();
+    return query
+      .orderBy('name_key', scan.direction)
+      .orderBy('id', scan.direction)
+      .limit(scan.limit)
+      .execute();
   }
 
   private rowsByIds(orgId: number, ids: number[]) {
     if (!ids.length) return Promise.resolve([]);
-    return this.db.selectFrom('devices').selectAll().where('org_id', '=', orgId).where('id', 'in', ids).execute();
+    return this.db
+      .selectFrom('devices')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('id', 'in', ids)
+      .execute();
   }
 
   /** The search text as the database lowers it (the same function that fills name_key). */
@@ -97,7 +119,11 @@ export class DeviceListRepository {
   }
 
   async orderState(orgId: number): Promise<{ version: number; total: number }> {
-    const row = await this.db.selectFrom('device_order_state').select(['version', 'total']).where('org_id', '=', orgId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('device_order_state')
+      .select(['version', 'total'])
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
     return row ? { version: Number(row.version), total: Number(row.total) } : { version: 0, total: 0 };
   }
 
@@ -112,7 +138,12 @@ export class DeviceListRepository {
       .orderBy('id')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ version: Number(r.version), key: r.name_key, id: r.device_id, delta: r.delta }));
+    return rows.map((r) => ({
+      version: Number(r.version),
+      key: r.name_key,
+      id: r.device_id,
+      delta: r.delta,
+    }));
   }
 
   /**
@@ -123,7 +154,10 @@ export class DeviceListRepository {
    * from the previous anchor), yielding between steps; the result counts only if the version did
    * not move meanwhile (every change moves it), otherwise it is read again, at worst in one go.
    */
-  async buildAnchors(orgId: number, stride: number): Promise<{ version: number; total: number; anchors: Anchor[] }> {
+  async buildAnchors(
+    orgId: number,
+    stride: number,
+  ): Promise<{ version: number; total: number; anchors: Anchor[] }> {
     if (this.dialect === 'sqlite') {
       for (let attempt = 0; attempt < 3; attempt++) {
         const stepped = await this.anchorsStepwise(orgId, stride);
@@ -132,11 +166,17 @@ export class DeviceListRepository {
     }
     const transaction = this.db.transaction();
     const read = (trx: Kysely<Database>) => this.anchorsAtOnce(trx, orgId, stride);
-    return this.dialect === 'postgres' ? transaction.setIsolationLevel('repeatable read').execute(read) : transaction.execute(read);
+    return this.dialect === 'postgres'
+      ? transaction.setIsolationLevel('repeatable read').execute(read)
+      : transaction.execute(read);
   }
 
   private async anchorsAtOnce(trx: Kysely<Database>, orgId: number, stride: number) {
-    const state = await trx.selectFrom('device_order_state').select(['version', 'total']).where('org_id', '=', orgId).executeTakeFirst();
+    const state = await trx
+      .selectFrom('device_order_state')
+      .select(['version', 'total'])
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
     const rows = await sql<{ name_key: string; id: number; rank: number }>`
       SELECT name_key, id, rn - 1 AS rank FROM (
         SELECT name_key, id, row_number() OVER (ORDER BY name_key, id) AS rn FROM devices WHERE org_id = ${orgId}
@@ -153,7 +193,12 @@ export class DeviceListRepository {
     const anchors: Anchor[] = [];
     let from: Position | undefined;
     for (;;) {
-      const [next] = await this.keys(orgId, { lower: from && { at: from, inclusive: true }, direction: 'asc', offset: stride, limit: 1 });
+      const [next] = await this.keys(orgId, {
+        lower: from && { at: from, inclusive: true },
+        direction: 'asc',
+        offset: stride,
+        limit: 1,
+      });
       if (!next) break;
       anchors.push({ ...next, rank: (anchors.length + 1) * stride });
       from = next;
@@ -187,7 +232,12 @@ export class DeviceListRepository {
       const result = await this.db
         .deleteFrom('device_order_changes')
         .where('id', 'in', (eb) =>
-          eb.selectFrom('device_order_changes').select('id').where('org_id', '=', orgId).where('version', '<', version).limit(chunk),
+          eb
+            .selectFrom('device_order_changes')
+            .select('id')
+            .where('org_id', '=', orgId)
+            .where('version', '<', version)
+            .limit(chunk),
         )
         .executeTakeFirst();
       const n = Number(result.numDeletedRows);

@@ -7,7 +7,7 @@ import type { DeviceRecord, DeviceRepository } from './repository.js';
 import { toDeviceRow } from './service.js';
 
 export interface ListRequest {
-  /** 1-based page number (0 reads as 1). */
+  /** 1-based page number (0 reads as 1); a page past the end is empty. */
   start: number;
   size: number;
   deviceName?: string;
@@ -41,26 +41,52 @@ export class DeviceListService {
     private readonly near = NEAR,
   ) {}
 
-  async page(orgId: number, request: ListRequest, isOnline: (deviceKey: string) => boolean): Promise<ListPage> {
+  async page(
+    orgId: number,
+    request: ListRequest,
+    isOnline: (deviceKey: string) => boolean,
+  ): Promise<ListPage> {
     const search = request.deviceName ? await this.list.lower(request.deviceName) : '';
     const range = search ? prefixRange(search) : undefined;
-    const window: Window = { lower: range && { at: range.lo, inclusive: true }, upper: range && { at: range.hi, inclusive: false } };
+    const window: Window = {
+      lower: range && { at: range.lo, inclusive: true },
+      upper: range && { at: range.hi, inclusive: false },
+    };
     const state = await this.list.orderState(orgId);
     this.index.observe(orgId, state.version);
     const total = range ? await this.countRange(orgId, state.version, range) : state.total;
     const size = request.size;
-    const page = Math.min(Math.max(request.start, 1), Math.max(1, Math.ceil(total / size)));
+    const page = Math.max(request.start, 1);
+    // A malformed cursor is refused on every page, before anything else is answered.
     const cursor = decodeCursor(request.cursor, size, search);
-    const records = await this.locate(orgId, state.version, { page, size, total, window, cursor, rangeStart: range?.lo });
-    const tags = await this.devices.tagsOf(orgId, records.map((r) => r.id));
+    // Past the end is an empty page with the total, as in every other list (nothing to read).
+    if (page > 1 && (page - 1) * size >= total) return { rows: [], total, cursor: undefined };
+    const records = await this.locate(orgId, state.version, {
+      page,
+      size,
+      total,
+      window,
+      cursor,
+      rangeStart: range?.lo,
+    });
+    const labelNames = await this.devices.labelNamesOf(
+      orgId,
+      records.map((r) => r.id),
+    );
     const first = records[0];
     const last = records.at(-1);
     return {
-      rows: records.map((r) => toDeviceRow(r, tags.get(r.id) ?? [], isOnline(r.device_key))),
+      rows: records.map((r) => toDeviceRow(r, labelNames.get(r.id) ?? [], isOnline(r.device_key))),
       total,
       cursor:
         first && last
-          ? encodeCursor({ page, size, search, first: { key: first.name_key, id: first.id }, last: { key: last.name_key, id: last.id } })
+          ? encodeCursor({
+              page,
+              size,
+              search,
+              first: { key: first.name_key, id: first.id },
+              last: { key: last.name_key, id: last.id },
+            })
           : undefined,
     };
   }
@@ -70,14 +96,24 @@ export class DeviceListService {
     const upper = { at: range.hi, inclusive: false };
     const few = await this.list.countUpTo(orgId, lower, upper, this.near + 1);
     if (few <= this.near) return few;
-    const [lo, hi] = await Promise.all([this.index.rankOf(orgId, version, range.lo), this.index.rankOf(orgId, version, range.hi)]);
+    const [lo, hi] = await Promise.all([
+      this.index.rankOf(orgId, version, range.lo),
+      this.index.rankOf(orgId, version, range.hi),
+    ]);
     return hi - lo;
   }
 
   private async locate(
     orgId: number,
     version: number,
-    plan: { page: number; size: number; total: number; window: Window; cursor: ListCursor | undefined; rangeStart: Position | undefined },
+    plan: {
+      page: number;
+      size: number;
+      total: number;
+      window: Window;
+      cursor: ListCursor | undefined;
+      rangeStart: Position | undefined;
+    },
   ): Promise<DeviceRecord[]> {
     const { page, size, total, window, cursor } = plan;
     const near = this.near;
@@ -86,13 +122,23 @@ export class DeviceListService {
     const forward = (lower: Bound | undefined, skip: number, limit = size) =>
       this.list.rows(orgId, { lower, upper: window.upper, direction: 'asc', offset: skip, limit });
     const backward = async (upper: Bound | undefined, skip: number, limit: number) =>
-      (await this.list.rows(orgId, { lower: window.lower, upper, direction: 'desc', offset: skip, limit } satisfies KeyScan)).reverse();
+      (
+        await this.list.rows(orgId, {
+          lower: window.lower,
+          upper,
+          direction: 'desc',
+          offset: skip,
+          limit,
+        } satisfies KeyScan)
+      ).reverse();
 
     if (cursor) {
       const ahead = page - cursor.page;
       if (ahead === 0) return forward({ at: cursor.first, inclusive: true }, 0);
-      if (ahead > 0 && (ahead - 1) * size <= near) return forward({ at: cursor.last, inclusive: false }, (ahead - 1) * size);
-      if (ahead < 0 && (-ahead - 1) * size <= near) return backward({ at: cursor.first, inclusive: false }, (-ahead - 1) * size, size);
+      if (ahead > 0 && (ahead - 1) * size <= near)
+        return forward({ at: cursor.last, inclusive: false }, (ahead - 1) * size);
+      if (ahead < 0 && (-ahead - 1) * size <= near)
+        return backward({ at: cursor.first, inclusive: false }, (-ahead - 1) * size, size);
     }
     if (offset <= near) return forward(window.lower, offset);
     const afterPage = total - offset - onPage;

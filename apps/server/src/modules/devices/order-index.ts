@@ -39,7 +39,8 @@ function correctedRanks(anchors: Anchor[], changes: OrderChange[]): number[] {
   let next = 0;
   let shift = 0;
   return anchors.map((anchor) => {
-    while (next < sorted.length && comparePositions(sorted[next]!, anchor) < 0) shift += sorted[next++]!.delta;
+    while (next < sorted.length && comparePositions(sorted[next]!, anchor) < 0)
+      shift += sorted[next++]!.delta;
     return anchor.rank + shift;
   });
 }
@@ -84,7 +85,11 @@ export class DeviceOrderIndex {
    */
   observe(orgId: number, version: number) {
     const last = this.trimmed.get(orgId);
-    if (this.pruning.has(orgId) || (last && (last.version === version || Date.now() - last.at < this.options.pruneEveryMs))) return;
+    if (
+      this.pruning.has(orgId) ||
+      (last && (last.version === version || Date.now() - last.at < this.options.pruneEveryMs))
+    )
+      return;
     this.pruning.add(orgId);
     this.trimmed.set(orgId, { version, at: Date.now() });
     this.repository
@@ -120,17 +125,21 @@ export class DeviceOrderIndex {
   private at(orgId: number, version: number): Promise<OrgIndex> {
     const previous = this.pending.get(orgId) ?? Promise.resolve(undefined);
     // A failure of the previous caller was reported to that caller; it must not block this one.
-    const next = previous.catch(() => undefined).then(async () => {
-      const index = this.orgs.get(orgId);
-      if (!index) return this.build(orgId);
-      if (version <= index.seenVersion) return index;
-      return this.catchUp(orgId, index);
-    });
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const index = this.orgs.get(orgId);
+        if (!index) return this.build(orgId);
+        if (version <= index.seenVersion) return index;
+        return this.catchUp(orgId, index);
+      });
     this.pending.set(orgId, next);
     // The rejection, if any, reaches the caller through `next`; this branch only tidies up.
-    void next.finally(() => {
-      if (this.pending.get(orgId) === next) this.pending.delete(orgId);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.pending.get(orgId) === next) this.pending.delete(orgId);
+      })
+      .catch(() => undefined);
     return next;
   }
 
@@ -139,7 +148,8 @@ export class DeviceOrderIndex {
     const fresh = await this.repository.changesSince(orgId, index.seenVersion, limit + 1);
     // Versions are consecutive; a hole means the log was trimmed past this build, and a flood
     // (a bulk import) is cheaper to read as a new build than as corrections.
-    if (!fresh.length || fresh[0]!.version !== index.seenVersion + 1 || fresh.length > limit) return this.build(orgId);
+    if (!fresh.length || fresh[0]!.version !== index.seenVersion + 1 || fresh.length > limit)
+      return this.build(orgId);
     index.changes.push(...fresh);
     index.seenVersion = fresh.at(-1)!.version;
     index.ranks = correctedRanks(index.anchors, index.changes);

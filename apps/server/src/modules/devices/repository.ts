@@ -1,5 +1,11 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { AbnormalLogsTable, AppUsageTable, Database, DevicesTable, ScreenTimeTable } from '../../db/schema.js';
+import type {
+  AbnormalLogsTable,
+  AppUsageTable,
+  Database,
+  DevicesTable,
+  ScreenTimeTable,
+} from '../../db/schema.js';
 import type { device } from '@panelfleet/contract';
 
 export type DeviceRecord = Selectable<DevicesTable>;
@@ -12,13 +18,20 @@ export interface DeviceCredentials {
 }
 
 const CHUNK = 500;
-const chunks = <T>(items: T[], size = CHUNK) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const chunks = <T>(items: T[], size = CHUNK) =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
-/** Device rows and what panels report about themselves; every read is scoped by org_id. */
+/**
+ * Device rows and what panels report about themselves. The console's reads and writes take the
+ * caller's organisation. The device side's methods (named …ForPanel / …ForPanels) are not scoped
+ * by organisation: they take a panel's authenticated identity or ids the server made itself,
+ * never an id from a user's request, and only device-side code calls them (scripts/check-architecture.mjs).
+ */
 export class DeviceRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  findCredentials(deviceKey: string): Promise<DeviceCredentials | undefined> {
+  /** A panel's credentials by serial number (enrollment, broker and HTTP authentication). */
+  credentialsForPanel(deviceKey: string): Promise<DeviceCredentials | undefined> {
     return this.db
       .selectFrom('devices')
       .select(['id', 'org_id', 'device_key', 'secret_hash', 'state'])
@@ -26,36 +39,53 @@ export class DeviceRepository {
       .executeTakeFirst();
   }
 
-  async insert(row: Insertable<DevicesTable>): Promise<number> {
-    const inserted = await this.db.insertInto('devices').values(row).returning('id').executeTakeFirstOrThrow();
+  /** A newly enrolled panel, in the organisation whose enrollment secret it presented. */
+  async insertForPanel(row: Insertable<DevicesTable>): Promise<number> {
+    const inserted = await this.db
+      .insertInto('devices')
+      .values(row)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return inserted.id;
   }
 
-  async updateSecret(id: number, secretHash: string, extra: Updateable<DevicesTable>) {
-    await this.db.updateTable('devices').set({ ...extra, secret_hash: secretHash }).where('id', '=', id).execute();
-  }
-
-  /** Applies many state updates in one transaction (the buffered writer's flush). */
-  async applyUpdates(updates: Array<{ id: number; set: Updateable<DevicesTable> }>) {
-    await this.db.transaction().execute(async (trx) => {
-      for (const u of updates) await trx.updateTable('devices').set(u.set).where('id', '=', u.id).execute();
-    });
+  /** A re-enrolled panel's new password hash. */
+  async updateSecretForPanel(id: number, secretHash: string, extra: Updateable<DevicesTable>) {
+    await this.db
+      .updateTable('devices')
+      .set({ ...extra, secret_hash: secretHash })
+      .where('id', '=', id)
+      .execute();
   }
 
   findById(orgId: number, id: number): Promise<DeviceRecord | undefined> {
-    return this.db.selectFrom('devices').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('devices')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   findByIds(orgId: number, ids: number[]): Promise<DeviceRecord[]> {
     if (!ids.length) return Promise.resolve([]);
-    return this.db.selectFrom('devices').selectAll().where('org_id', '=', orgId).where('id', 'in', ids).execute();
+    return this.db
+      .selectFrom('devices')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('id', 'in', ids)
+      .execute();
   }
 
-  /** Keys of devices by id, across organisations (the gateway's own lookups). */
-  async keysByIds(ids: number[]): Promise<Map<number, string>> {
+  /** Keys of devices by id, across organisations (command delivery's own lookups). */
+  async keysByIdsForPanels(ids: number[]): Promise<Map<number, string>> {
     const map = new Map<number, string>();
     for (const part of chunks(ids)) {
-      const rows = await this.db.selectFrom('devices').select(['id', 'device_key']).where('id', 'in', part).execute();
+      const rows = await this.db
+        .selectFrom('devices')
+        .select(['id', 'device_key'])
+        .where('id', 'in', part)
+        .execute();
       for (const r of rows) map.set(r.id, r.device_key);
     }
     return map;
@@ -63,7 +93,12 @@ export class DeviceRepository {
 
   async ownedKeys(orgId: number, keys: string[]): Promise<string[]> {
     if (!keys.length) return [];
-    const rows = await this.db.selectFrom('devices').select('device_key').where('org_id', '=', orgId).where('device_key', 'in', keys).execute();
+    const rows = await this.db
+      .selectFrom('devices')
+      .select('device_key')
+      .where('org_id', '=', orgId)
+      .where('device_key', 'in', keys)
+      .execute();
     const owned = new Set(rows.map((r) => r.device_key));
     return keys.filter((k) => owned.has(k));
   }
@@ -73,16 +108,17 @@ export class DeviceRepository {
     await this.db.updateTable('devices').set(set).where('org_id', '=', orgId).where('id', '=', id).execute();
   }
 
-  async tagsOf(orgId: number, deviceIds: number[]): Promise<Map<number, string[]>> {
+  /** The names of each device's labels, by name. */
+  async labelNamesOf(orgId: number, deviceIds: number[]): Promise<Map<number, string[]>> {
     const map = new Map<number, string[]>();
     if (!deviceIds.length) return map;
     const rows = await this.db
-      .selectFrom('group_devices')
-      .innerJoin('groups', 'groups.id', 'group_devices.group_id')
-      .select(['group_devices.device_id', 'groups.name'])
-      .where('group_devices.org_id', '=', orgId)
-      .where('group_devices.device_id', 'in', deviceIds)
-      .orderBy('groups.name')
+      .selectFrom('label_devices')
+      .innerJoin('labels', 'labels.id', 'label_devices.label_id')
+      .select(['label_devices.device_id', 'labels.name'])
+      .where('label_devices.org_id', '=', orgId)
+      .where('label_devices.device_id', 'in', deviceIds)
+      .orderBy('labels.name')
       .execute();
     for (const r of rows) map.set(r.device_id, [...(map.get(r.device_id) ?? []), r.name]);
     return map;
@@ -98,7 +134,7 @@ export class DeviceRepository {
       .execute();
   }
 
-  async replaceApps(deviceId: number, orgId: number, apps: device.InstalledApp[]) {
+  async replaceAppsForPanel(deviceId: number, orgId: number, apps: device.InstalledApp[]) {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('device_apps').where('device_id', '=', deviceId).execute();
       for (const part of chunks(apps, 200)) {
@@ -122,17 +158,44 @@ export class DeviceRepository {
   }
 
   apps(orgId: number, deviceId: number) {
-    return this.db.selectFrom('device_apps').selectAll().where('org_id', '=', orgId).where('device_id', '=', deviceId).orderBy('app_name').execute();
+    return this.db
+      .selectFrom('device_apps')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('device_id', '=', deviceId)
+      .orderBy('app_name')
+      .execute();
   }
 
-  async insertUsage(screen: Insertable<ScreenTimeTable>, records: Insertable<AppUsageTable>[]) {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('screen_time').values(screen).execute();
+  /**
+   * A usage report once per device and report id (protocol 5.3): a report delivered again adds
+   * nothing. Answers whether it was new.
+   */
+  async insertUsageForPanel(
+    screen: Insertable<ScreenTimeTable>,
+    records: Insertable<AppUsageTable>[],
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('screen_time')
+        .values(screen)
+        .onConflict((oc) => oc.columns(['device_id', 'report_id']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!inserted) return false;
       for (const part of chunks(records, 200)) await trx.insertInto('app_usage').values(part).execute();
+      return true;
     });
   }
 
-  async insertAbnormalLog(row: Insertable<AbnormalLogsTable>) {
-    await this.db.insertInto('abnormal_logs').values(row).execute();
+  /** An abnormal log once per device and report id (protocol 5.4); answers whether it was new. */
+  async insertAbnormalLogForPanel(row: Insertable<AbnormalLogsTable>): Promise<boolean> {
+    const inserted = await this.db
+      .insertInto('abnormal_logs')
+      .values(row)
+      .onConflict((oc) => oc.columns(['device_id', 'report_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted !== undefined;
   }
 }

@@ -1,27 +1,15 @@
 import { device } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
-import { AppError } from '../../http/app-error.js';
 import { randomToken, tokenHash } from '../../security/tokens.js';
 import type { DeviceRepository, DeviceRecord } from './repository.js';
 import type { EnrollmentRepository } from './enrollment-repository.js';
 
-export interface EnrollmentSettings {
-  mqttUrls: string[];
-  keepaliveSeconds: number;
-}
-
-/** Enrollment and the company enrollment secret. */
+/** The console's side of enrollment: the company enrollment secret, and which panels are its own. */
 export class DeviceService {
   constructor(
-    private readonly devices: DeviceRepository,
-    private readonly secrets: EnrollmentRepository,
+    private readonly devices: Pick<DeviceRepository, 'ownedKeys'>,
+    private readonly secrets: Pick<EnrollmentRepository, 'findByOrg' | 'upsert'>,
     private readonly clock: Clock,
-    private readonly settings: EnrollmentSettings,
-    /**
-     * Called when a panel's credentials change (before the reply), so the gateway forgets cached
-     * ones and an external broker learns the new password.
-     */
-    private readonly onCredentialsChanged: (deviceKey: string, password: string) => void | Promise<void>,
   ) {}
 
   async enrollmentSecret(orgId: number) {
@@ -33,42 +21,13 @@ export class DeviceService {
   async rotateEnrollmentSecret(orgId: number) {
     const secret = randomToken(24);
     const rotatedAt = this.clock.now();
-    await this.secrets.upsert({ org_id: orgId, secret, secret_hash: tokenHash(secret), rotated_at: rotatedAt });
+    await this.secrets.upsert({
+      org_id: orgId,
+      secret,
+      secret_hash: tokenHash(secret),
+      rotated_at: rotatedAt,
+    });
     return { enrollmentSecret: secret, rotatedAt };
-  }
-
-  async enroll(request: device.EnrollmentRequest): Promise<device.EnrollmentReply> {
-    const company = await this.secrets.findByHash(tokenHash(request.enrollmentSecret));
-    if (!company) throw new AppError('device.enrollmentRefused', 403);
-    const password = randomToken(32);
-    const now = this.clock.now();
-    const existing = await this.devices.findCredentials(request.serial);
-    if (existing && existing.org_id !== company.org_id) throw new AppError('device.enrolledElsewhere', 409);
-    const reported = { ...(request.model ? { model: request.model } : {}), ...(request.machineType ? { machine_type: request.machineType } : {}) };
-    if (existing) {
-      // Re-enrollment (factory reset, new firmware): the old password stops working.
-      await this.devices.updateSecret(existing.id, tokenHash(password), { ...reported, enrolled_at: now });
-    } else {
-      await this.devices.insert({
-        org_id: company.org_id,
-        device_key: request.serial,
-        name: request.serial,
-        secret_hash: tokenHash(password),
-        enrolled_at: now,
-        ...reported,
-      });
-    }
-    await this.onCredentialsChanged(request.serial, password);
-    return {
-      v: device.PROTOCOL_VERSION,
-      deviceKey: request.serial,
-      clientId: request.serial,
-      username: request.serial,
-      password,
-      mqttUrls: this.settings.mqttUrls,
-      topicPrefix: `${device.TOPIC_ROOT}/${request.serial}`,
-      keepaliveSeconds: this.settings.keepaliveSeconds,
-    };
   }
 
   /** The listed keys that belong to the organisation (presence is never told across companies). */
@@ -77,14 +36,14 @@ export class DeviceService {
   }
 }
 
-export function toDeviceRow(r: DeviceRecord, tags: string[], online: boolean): device.DeviceRow {
+export function toDeviceRow(r: DeviceRecord, labelNames: string[], online: boolean): device.DeviceRow {
   return {
     deviceId: r.id,
     deviceName: r.name,
     deviceKey: r.device_key,
     remark: r.remark,
     state: r.state === 1 ? 1 : 0,
-    tag: tags.join('-'),
+    tag: labelNames.join('-'),
     isOnline: online ? '1' : '0',
     model: r.model,
     machineType: r.machine_type,

@@ -30,5 +30,6 @@ export function stateToColumns(report: Partial<device.DeviceStateFields>): Devic
   if (report.mute !== undefined) row.mute = report.mute ? 1 : 0;
   if (report.source !== undefined) row.source = report.source;
   if (report.power !== undefined) row.power = report.power;
+  if (report.utcOffset !== undefined) row.utc_offset = report.utcOffset;
   return row;
 }

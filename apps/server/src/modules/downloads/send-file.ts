@@ -10,7 +10,12 @@ const CHUNK = 256 * 1024;
  * refilled only after the socket has taken its previous contents (the write callback), so reading
  * the next chunk overlaps sending the last one. Stops quietly when the panel goes away.
  */
-export async function sendFileRange(res: ServerResponse, file: string, start: number, end: number): Promise<void> {
+export async function sendFileRange(
+  res: ServerResponse,
+  file: string,
+  start: number,
+  end: number,
+): Promise<void> {
   const handle = await fs.open(file, 'r');
   const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
   let gone = false;
@@ -25,7 +30,9 @@ export async function sendFileRange(res: ServerResponse, file: string, start: nu
       const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, end - position + 1), position);
       if (bytesRead === 0) throw new Error(`file ended at ${position}, expected ${end + 1} bytes`);
       position += bytesRead;
-      written[turn] = new Promise<void>((resolve) => res.write(buffer.subarray(0, bytesRead), () => resolve()));
+      written[turn] = new Promise<void>((resolve) =>
+        res.write(buffer.subarray(0, bytesRead), () => resolve()),
+      );
     }
     await Promise.all(written);
     if (!gone) res.end();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../../clock.js';
 import type { DownloadGrant, UrlSigner } from './signing.js';
+import { Refusal } from '../../refusal.js';
 
 /** A file panels may download: where it is (relative to the download root) and what it must hash to. */
 export interface RegisteredFile {
@@ -29,7 +30,8 @@ export interface SignedDownload {
   expiresAt: number;
 }
 
-export type Opened = { ok: true; grant: DownloadGrant; absolute: string } | { ok: false; why: 'invalid' | 'expired' | 'gone' };
+export type Opened =
+  { ok: true; grant: DownloadGrant; absolute: string } | { ok: false; why: 'invalid' | 'expired' | 'gone' };
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** Signed URLs live an hour (protocol section 6); a retried command is signed again. */
@@ -71,16 +73,43 @@ export class DownloadService {
     if (!stat?.isFile()) throw new RegisterError('notFound');
     if (stat.size !== file.size) throw new RegisterError('sizeMismatch');
     const sha256 = file.sha256.toLowerCase();
-    if (!SHA256_HEX.test(sha256) || (await sha256OfFile(absolute)) !== sha256) throw new RegisterError('checksumMismatch');
+    if (!SHA256_HEX.test(sha256) || (await sha256OfFile(absolute)) !== sha256)
+      throw new RegisterError('checksumMismatch');
     return { path: path.relative(this.root, absolute), size: stat.size, sha256 };
   }
 
   /** A URL only `deviceKey` may use, valid for the next hour. */
   signedUrl(file: RegisteredFile, deviceKey: string): SignedDownload {
     const expiresAt = this.clock.now() + this.ttlMs;
-    const token = this.signer.sign({ file: file.path, deviceKey, size: file.size, sha256: file.sha256, expiresAt });
+    const token = this.signer.sign({
+      file: file.path,
+      deviceKey,
+      size: file.size,
+      sha256: file.sha256,
+      expiresAt,
+    });
     const name = encodeURIComponent(path.basename(file.path));
-    return { url: `${this.baseUrl}/device/files/${name}?t=${token}`, size: file.size, sha256: file.sha256, expiresAt };
+    return {
+      url: `${this.baseUrl}/device/files/${name}?t=${token}`,
+      size: file.size,
+      sha256: file.sha256,
+      expiresAt,
+    };
+  }
+
+  /**
+   * The file a panel may fetch with this token: the link must be signed for that very panel,
+   * unexpired, and its file still there with the registered size.
+   */
+  async grantFor(deviceKey: string, token: string): Promise<{ grant: DownloadGrant; absolute: string }> {
+    const opened = await this.open(token);
+    if (!opened.ok) {
+      if (opened.why === 'expired') throw new Refusal('download.linkExpired', 'gone');
+      if (opened.why === 'gone') throw new Refusal('common.notFound', 'notFound');
+      throw new Refusal('download.linkInvalid', 'forbidden');
+    }
+    if (deviceKey !== opened.grant.deviceKey) throw new Refusal('download.deviceOnly', 'forbidden');
+    return opened;
   }
 
   /** Checks a token and finds its file, which must still have the registered size. */

@@ -26,7 +26,9 @@ export class UrlSigner {
   }
 
   sign(grant: DownloadGrant): string {
-    const body = Buffer.from(JSON.stringify([VERSION, grant.file, grant.deviceKey, grant.size, grant.sha256, grant.expiresAt])).toString('base64url');
+    const body = Buffer.from(
+      JSON.stringify([VERSION, grant.file, grant.deviceKey, grant.size, grant.sha256, grant.expiresAt]),
+    ).toString('base64url');
     return `${body}.${this.mac(body)}`;
   }
 
@@ -46,7 +48,14 @@ export class UrlSigner {
     }
     if (!Array.isArray(fields) || fields[0] !== VERSION || fields.length !== 6) return undefined;
     const [, file, deviceKey, size, sha256, expiresAt] = fields as unknown[];
-    if (typeof file !== 'string' || typeof deviceKey !== 'string' || typeof size !== 'number' || typeof sha256 !== 'string' || typeof expiresAt !== 'number') return undefined;
+    if (
+      typeof file !== 'string' ||
+      typeof deviceKey !== 'string' ||
+      typeof size !== 'number' ||
+      typeof sha256 !== 'string' ||
+      typeof expiresAt !== 'number'
+    )
+      return undefined;
     return { file, deviceKey, size, sha256, expiresAt };
   }
 

@@ -1,31 +1,45 @@
 import type { Kysely } from 'kysely';
+import { onPostgres } from '../../db/dialect-of.js';
+import { sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 const CHUNK = 500;
 
-/** Labels (groups) of one organisation and their devices; every statement is scoped by org_id. */
+/** Labels of one organisation and their devices; every statement is scoped by org_id. */
 export class LabelRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   list(orgId: number) {
-    return this.db.selectFrom('groups').select(['id', 'name']).where('org_id', '=', orgId).orderBy('name').orderBy('id').execute();
+    return this.db
+      .selectFrom('labels')
+      .select(['id', 'name'])
+      .where('org_id', '=', orgId)
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
   }
 
-  findByName(orgId: number, name: string) {
-    return this.db.selectFrom('groups').select('id').where('org_id', '=', orgId).where('name', '=', name).executeTakeFirst();
-  }
-
-  async insert(orgId: number, name: string, now: number): Promise<number> {
-    const row = await this.db.insertInto('groups').values({ org_id: orgId, name, created_at: now }).returning('id').executeTakeFirstOrThrow();
-    return row.id;
+  /**
+   * The new label's id, or undefined when the organisation has a label of this name. The unique
+   * index (org_id, name) decides, so parallel inserts of one name make one label and no error
+   * (on PostgreSQL a second insert waits for the first to commit, then does nothing).
+   */
+  async insert(orgId: number, name: string, now: number): Promise<number | undefined> {
+    const row = await this.db
+      .insertInto('labels')
+      .values({ org_id: orgId, name, created_at: now })
+      .onConflict((oc) => oc.columns(['org_id', 'name']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row?.id;
   }
 
   /** How many of the ids are labels of the organisation. */
-  async ownedCount(orgId: number, groupIds: number[]): Promise<number> {
-    const unique = [...new Set(groupIds)];
+  async ownedCount(orgId: number, labelIds: number[]): Promise<number> {
+    const unique = [...new Set(labelIds)];
     if (!unique.length) return 0;
     const row = await this.db
-      .selectFrom('groups')
+      .selectFrom('labels')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('org_id', '=', orgId)
       .where('id', 'in', unique)
@@ -37,33 +51,62 @@ export class LabelRepository {
   async ensureNames(orgId: number, names: string[], now: number): Promise<number[]> {
     if (!names.length) return [];
     await this.db
-      .insertInto('groups')
+      .insertInto('labels')
       .values(names.map((name) => ({ org_id: orgId, name, created_at: now })))
       .onConflict((oc) => oc.columns(['org_id', 'name']).doNothing())
       .execute();
-    const rows = await this.db.selectFrom('groups').select(['id', 'name']).where('org_id', '=', orgId).where('name', 'in', names).execute();
+    const rows = await this.db
+      .selectFrom('labels')
+      .select(['id', 'name'])
+      .where('org_id', '=', orgId)
+      .where('name', 'in', names)
+      .execute();
     return rows.map((r) => r.id);
   }
 
-  /** The devices get exactly these labels (their other labels are removed). */
-  async replaceLabelsOf(orgId: number, deviceIds: number[], groupIds: number[]) {
+  /**
+   * The devices get exactly these labels (their other labels are removed). Run it in a
+   * transaction: on PostgreSQL the devices' rows are locked first (in id order, so two edits never
+   * deadlock), so edits of the same device at once apply one after the other, the last one whole,
+   * instead of colliding on the label-device key. SQLite runs one write transaction at a time.
+   */
+  async replaceLabelsOf(orgId: number, deviceIds: number[], labelIds: number[]) {
+    if (onPostgres(this.db as Kysely<unknown>) && deviceIds.length)
+      await this.db
+        .selectFrom('devices')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where('id', 'in', deviceIds)
+        .orderBy('id')
+        .forUpdate()
+        .execute();
     for (let i = 0; i < deviceIds.length; i += CHUNK) {
       const part = deviceIds.slice(i, i + CHUNK);
-      await this.db.deleteFrom('group_devices').where('org_id', '=', orgId).where('device_id', 'in', part).execute();
-      const pairs = part.flatMap((deviceId) => groupIds.map((groupId) => ({ group_id: groupId, device_id: deviceId, org_id: orgId })));
-      for (let j = 0; j < pairs.length; j += CHUNK) await this.db.insertInto('group_devices').values(pairs.slice(j, j + CHUNK)).execute();
+      await this.db
+        .deleteFrom('label_devices')
+        .where('org_id', '=', orgId)
+        .where('device_id', 'in', part)
+        .execute();
+      const pairs = part.flatMap((deviceId) =>
+        labelIds.map((labelId) => ({ label_id: labelId, device_id: deviceId, org_id: orgId })),
+      );
+      for (let j = 0; j < pairs.length; j += CHUNK)
+        await this.db
+          .insertInto('label_devices')
+          .values(pairs.slice(j, j + CHUNK))
+          .execute();
     }
   }
 
   /** Distinct enabled devices of the labels, with their keys (the targets of a label command). */
-  devicesOf(orgId: number, groupIds: number[]) {
+  devicesOf(orgId: number, labelIds: number[]) {
     return this.db
-      .selectFrom('group_devices')
-      .innerJoin('devices', 'devices.id', 'group_devices.device_id')
+      .selectFrom('label_devices')
+      .innerJoin('devices', 'devices.id', 'label_devices.device_id')
       .select(['devices.id', 'devices.device_key as deviceKey'])
       .distinct()
-      .where('group_devices.org_id', '=', orgId)
-      .where('group_devices.group_id', 'in', groupIds)
+      .where('label_devices.org_id', '=', orgId)
+      .where('label_devices.label_id', 'in', labelIds)
       .where('devices.state', '=', 1)
       .orderBy('devices.id')
       .execute();
@@ -71,21 +114,32 @@ export class LabelRepository {
 
   /**
    * One page of the devices in any of the labels, by name. The page is read from the labels'
-   * members (group_devices), so its cost follows the labels' size, not the fleet's.
+   * members (label_devices), so its cost follows the labels' size, not the fleet's.
    */
-  async devicePage(orgId: number, groupIds: number[], offset: number, size: number) {
-    const members = this.db
+  async devicePage(
+    orgId: number,
+    labelIds: number[],
+    offset: number,
+    size: number,
+    fit: { machineTypes?: string[]; fromVersions?: string[] } = {},
+  ) {
+    let members = this.db
       .selectFrom('devices')
       .where('devices.org_id', '=', orgId)
       .where((eb) =>
         eb.exists(
           eb
-            .selectFrom('group_devices')
-            .select('group_devices.device_id')
-            .whereRef('group_devices.device_id', '=', 'devices.id')
-            .where('group_devices.group_id', 'in', groupIds),
+            .selectFrom('label_devices')
+            .select('label_devices.device_id')
+            .whereRef('label_devices.device_id', '=', 'devices.id')
+            .where('label_devices.label_id', 'in', labelIds),
         ),
       );
+    if (fit.machineTypes)
+      members = fit.machineTypes.length
+        ? members.where('devices.machine_type', 'in', fit.machineTypes)
+        : members.where(sql<boolean>`1 = 0`);
+    if (fit.fromVersions?.length) members = members.where('devices.ota_version', 'in', fit.fromVersions);
     const [rows, total] = await Promise.all([
       members
         .select(['devices.id', 'devices.name', 'devices.device_key', 'devices.machine_type', 'devices.state'])

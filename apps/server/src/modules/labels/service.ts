@@ -1,55 +1,70 @@
-import type { Kysely } from 'kysely';
 import type { device } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/schema.js';
-import { AppError } from '../../http/app-error.js';
+import type { Transact } from '../../db/unit-of-work.js';
 import type { SessionUser } from '../../http/router.js';
-import { DeviceRepository } from '../devices/repository.js';
-import { OperationLog } from '../operation-log/repository.js';
-import { LabelRepository } from './repository.js';
+import { Refusal } from '../../refusal.js';
+import type { DeviceRepository } from '../devices/repository.js';
+import type { OperationLog } from '../operation-log/repository.js';
+import type { LabelRepository } from './repository.js';
 
-/** Labels (groups): create, give selected devices their labels, list the devices of labels. */
+/**
+ * Narrows the label page to some panels: of a machine type, or those an OTA file fits (the
+ * force-upgrade dialog). Names of machine types and from-versions; undefined lists mean any.
+ */
+export type DeviceFitResolver = (
+  caller: SessionUser,
+  filter: { machineTypeId?: number; otaFileId?: number },
+) => Promise<{ machineTypes?: string[]; fromVersions?: string[] }>;
+
+export interface LabelServiceDeps {
+  labels: LabelRepository;
+  devices: Pick<DeviceRepository, 'labelNamesOf'>;
+  clock: Clock;
+  /** The device picker's filter by machine type or OTA file (answered by the OTA module). */
+  deviceFit?: DeviceFitResolver;
+  /** A transaction over the labels, the devices and the operation log. */
+  transact: Transact<{
+    labels: LabelRepository;
+    devices: Pick<DeviceRepository, 'findByIds'>;
+    log: OperationLog;
+  }>;
+}
+
+/** Labels (the spec's groups and tags): create, give selected devices their labels, list the devices of labels. */
 export class LabelService {
-  private readonly labels: LabelRepository;
-
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly clock: Clock,
-  ) {
-    this.labels = new LabelRepository(db);
-  }
+  constructor(private readonly deps: LabelServiceDeps) {}
 
   list(orgId: number) {
-    return this.labels.list(orgId);
+    return this.deps.labels.list(orgId);
   }
 
   /** Refuses unless every id is a label of the organisation (another tenant's reads as missing). */
-  async requireOwned(orgId: number, groupIds: number[]) {
-    if ((await this.labels.ownedCount(orgId, groupIds)) !== new Set(groupIds).size) throw new AppError('label.notFound', 404);
+  async requireOwned(orgId: number, labelIds: number[]) {
+    if ((await this.deps.labels.ownedCount(orgId, labelIds)) !== new Set(labelIds).size)
+      throw new Refusal('label.notFound', 'notFound');
   }
 
   async create(caller: SessionUser, ip: string, name: string): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const labels = new LabelRepository(trx);
-      if (await labels.findByName(caller.orgId, name)) throw new AppError('group.nameTaken', 409);
-      const id = await labels.insert(caller.orgId, name, this.clock.now());
-      await new OperationLog(trx, this.clock.now).recordBy(caller, ip, 'label.create', name);
+    return this.deps.transact(async ({ labels, log }) => {
+      const id = await labels.insert(caller.orgId, name, this.deps.clock.now());
+      if (id === undefined) throw new Refusal('group.nameTaken', 'conflict');
+      await log.recordBy(caller, ip, 'label.create', name);
       return id;
     });
   }
 
   /** The selected devices get exactly the chosen labels; any id not of the caller's organisation refuses all. */
-  async saveDevices(caller: SessionUser, ip: string, deviceIds: number[], groupIds: number[]) {
+  async saveDevices(caller: SessionUser, ip: string, deviceIds: number[], labelIds: number[]) {
     const orgId = caller.orgId;
     const devicesWanted = [...new Set(deviceIds)];
-    const labelsWanted = [...new Set(groupIds)];
-    await this.db.transaction().execute(async (trx) => {
-      const labels = new LabelRepository(trx);
-      if ((await labels.ownedCount(orgId, labelsWanted)) !== labelsWanted.length) throw new AppError('label.notFound', 404);
-      const found = await new DeviceRepository(trx).findByIds(orgId, devicesWanted);
-      if (found.length !== devicesWanted.length) throw new AppError('device.notFound', 404);
+    const labelsWanted = [...new Set(labelIds)];
+    await this.deps.transact(async ({ labels, devices, log }) => {
+      if ((await labels.ownedCount(orgId, labelsWanted)) !== labelsWanted.length)
+        throw new Refusal('label.notFound', 'notFound');
+      const found = await devices.findByIds(orgId, devicesWanted);
+      if (found.length !== devicesWanted.length) throw new Refusal('device.notFound', 'notFound');
       await labels.replaceLabelsOf(orgId, devicesWanted, labelsWanted);
-      await new OperationLog(trx, this.clock.now).recordBy(
+      await log.recordBy(
         caller,
         ip,
         'label.assign',
@@ -59,14 +74,27 @@ export class LabelService {
   }
 
   async devicePage(
-    orgId: number,
-    params: { tags: number[]; start: number; size: number },
+    caller: SessionUser,
+    params: { labelIds: number[]; start: number; size: number; machineTypeId?: number; otaFileId?: number },
     isOnline: (deviceKey: string) => boolean,
   ): Promise<{ rows: device.LabelDeviceRow[]; total: number }> {
-    await this.requireOwned(orgId, params.tags);
+    const orgId = caller.orgId;
+    await this.requireOwned(orgId, params.labelIds);
+    const filtered = params.machineTypeId !== undefined || params.otaFileId !== undefined;
+    if (filtered && !this.deps.deviceFit) throw new Error('the device picker filter is not wired');
+    const fit = filtered ? await this.deps.deviceFit!(caller, params) : {};
     const offset = (Math.max(params.start, 1) - 1) * params.size;
-    const { rows, total } = await this.labels.devicePage(orgId, [...new Set(params.tags)], offset, params.size);
-    const tags = await new DeviceRepository(this.db).tagsOf(orgId, rows.map((r) => r.id));
+    const { rows, total } = await this.deps.labels.devicePage(
+      orgId,
+      [...new Set(params.labelIds)],
+      offset,
+      params.size,
+      fit,
+    );
+    const labelNames = await this.deps.devices.labelNamesOf(
+      orgId,
+      rows.map((r) => r.id),
+    );
     return {
       rows: rows.map((r) => ({
         deviceId: r.id,
@@ -74,7 +102,7 @@ export class LabelService {
         deviceKey: r.device_key,
         machineType: r.machine_type,
         state: r.state === 1 ? 1 : 0,
-        tag: (tags.get(r.id) ?? []).join('-'),
+        tag: (labelNames.get(r.id) ?? []).join('-'),
         isOnline: isOnline(r.device_key) ? '1' : '0',
       })),
       total,

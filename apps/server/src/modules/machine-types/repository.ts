@@ -43,7 +43,11 @@ export class MachineTypeRepository {
   async idsByNames(names: string[]): Promise<Map<string, number>> {
     const distinct = [...new Set(names.filter((n) => n !== ''))];
     if (!distinct.length) return new Map();
-    const rows = await this.db.selectFrom('machine_types').select(['id', 'name']).where('name', 'in', distinct).execute();
+    const rows = await this.db
+      .selectFrom('machine_types')
+      .select(['id', 'name'])
+      .where('name', 'in', distinct)
+      .execute();
     return new Map(rows.map((r) => [r.name, r.id]));
   }
 
@@ -54,7 +58,13 @@ export class MachineTypeRepository {
     const rows = await this.db
       .selectFrom('machine_type_sources')
       .innerJoin('signal_sources', 'signal_sources.id', 'machine_type_sources.source_id')
-      .select(['machine_type_sources.id', 'machine_type_sources.machine_type_id', 'machine_type_sources.source_id', 'signal_sources.name', 'signal_sources.source_key'])
+      .select([
+        'machine_type_sources.id',
+        'machine_type_sources.machine_type_id',
+        'machine_type_sources.source_id',
+        'signal_sources.name',
+        'signal_sources.source_key',
+      ])
       .where('machine_type_sources.machine_type_id', 'in', machineTypeIds)
       .orderBy('machine_type_sources.machine_type_id')
       .orderBy('machine_type_sources.position')
@@ -64,8 +74,7 @@ export class MachineTypeRepository {
   }
 
   /**
-   * Devices in the scope that report each name. OTA files that name a machine type add to
-   * this count when they exist.
+   * Devices in the scope that report each name, plus the OTA files that name the machine type.
    */
   async referenceCounts(names: string[], scope: CustomerScope): Promise<Map<string, number>> {
     const map = new Map<string, number>();
@@ -76,22 +85,42 @@ export class MachineTypeRepository {
       .where('devices.machine_type', 'in', names);
     if (scope.kind === 'own') query = query.where('devices.org_id', '=', scope.orgId);
     if (scope.kind === 'children') {
-      query = query.where('devices.org_id', 'in', (eb) => eb.selectFrom('organisations').select('id').where('parent_id', '=', scope.parentId));
+      query = query.where('devices.org_id', 'in', (eb) =>
+        eb.selectFrom('organisations').select('id').where('parent_id', '=', scope.parentId),
+      );
     }
-    for (const r of await query.groupBy('devices.machine_type').execute()) map.set(r.machine_type, Number(r.n));
+    for (const r of await query.groupBy('devices.machine_type').execute())
+      map.set(r.machine_type, Number(r.n));
+    // OTA files name the machine types they fit (whoever published them): they lock it too.
+    const files = await this.db
+      .selectFrom('ota_file_machine_types')
+      .innerJoin('machine_types', 'machine_types.id', 'ota_file_machine_types.machine_type_id')
+      .select(['machine_types.name', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('machine_types.name', 'in', names)
+      .groupBy('machine_types.name')
+      .execute();
+    for (const r of files) map.set(r.name, (map.get(r.name) ?? 0) + Number(r.n));
     return map;
   }
 
   /** How many of the ids are sources of the catalog. */
   async countSources(ids: number[]): Promise<number> {
     if (!ids.length) return 0;
-    const row = await this.db.selectFrom('signal_sources').select(sql<number>`count(*)`.as('n')).where('id', 'in', ids).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('signal_sources')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('id', 'in', ids)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   async insert(row: Insertable<MachineTypesTable>, sourceIds: number[]): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
-      const { id } = await trx.insertInto('machine_types').values(row).returning('id').executeTakeFirstOrThrow();
+      const { id } = await trx
+        .insertInto('machine_types')
+        .values(row)
+        .returning('id')
+        .executeTakeFirstOrThrow();
       await this.link(trx, id, sourceIds);
       return id;
     });
@@ -124,7 +153,13 @@ export class MachineTypeRepository {
     if (!sourceIds.length) return;
     await trx
       .insertInto('machine_type_sources')
-      .values(sourceIds.map((sourceId, position) => ({ machine_type_id: machineTypeId, source_id: sourceId, position })))
+      .values(
+        sourceIds.map((sourceId, position) => ({
+          machine_type_id: machineTypeId,
+          source_id: sourceId,
+          position,
+        })),
+      )
       .execute();
   }
 }

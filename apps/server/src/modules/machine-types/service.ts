@@ -1,14 +1,13 @@
-import type { Deployment, machineTypes } from '@panelfleet/contract';
+import type { machineTypes } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { pageOffset } from '../../http/access.js';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { OperationLog } from '../operation-log/repository.js';
-import { requireCatalogEditor, requireCatalogReader } from '../sources/policy.js';
 import { toSignalSource } from '../sources/service.js';
 import type { SourceRepository } from '../sources/repository.js';
-import { referenceScope, requireSourceSwitchReader } from './policy.js';
+import { referenceScope } from './policy.js';
 import type { MachineTypeRecord, MachineTypeRepository } from './repository.js';
 
 interface MachineTypeValues {
@@ -28,72 +27,90 @@ export class MachineTypeService {
       sources: SourceRepository;
       log: OperationLog;
       clock: Clock;
-      deployment: Deployment;
     },
   ) {}
 
   async list(caller: SessionUser, params: { start: number; size: number; machineType?: string }) {
-    requireCatalogReader(caller, this.deps.deployment, 'machineManage');
-    const { rows, total } = await this.deps.repository.page(pageOffset(params.start, params.size), params.size, params.machineType);
+    const { rows, total } = await this.deps.repository.page(
+      pageOffset(params.start, params.size),
+      params.size,
+      params.machineType,
+    );
     return { rows: await this.describe(caller, rows), total };
   }
 
   async one(caller: SessionUser, id: number): Promise<machineTypes.MachineType> {
-    requireCatalogReader(caller, this.deps.deployment, 'machineManage');
     const [row] = await this.describe(caller, [await this.find(id)]);
     return row!;
   }
 
-  async inputSources(caller: SessionUser) {
-    requireCatalogReader(caller, this.deps.deployment, 'machineManage');
+  async inputSources() {
     return (await this.deps.sources.all()).map(toSignalSource);
   }
 
   async sourceOptions(caller: SessionUser, id: number) {
-    requireSourceSwitchReader(caller, this.deps.deployment);
     const found = await this.find(id);
-    return (await this.deps.repository.sourceOptions(found.id)).map((r) => ({ name: r.name, sourceKey: r.source_key }));
+    return (await this.deps.repository.sourceOptions(found.id)).map((r) => ({
+      name: r.name,
+      sourceKey: r.source_key,
+    }));
   }
 
   async add(caller: SessionUser, values: MachineTypeValues, ip: string): Promise<number> {
-    requireCatalogEditor(caller, this.deps.deployment);
-    if (await this.deps.repository.findByName(values.machineType)) throw new AppError('machineType.nameTaken', 409);
+    if (await this.deps.repository.findByName(values.machineType))
+      throw new Refusal('machineType.nameTaken', 'conflict');
     await this.requireSources(values.inputSourceIds);
     const now = this.deps.clock.now();
     const id = await this.guarded(() =>
       this.deps.repository.insert(
-        { name: values.machineType, enabled: Number(values.enable), create_man: caller.userName, created_at: now, updated_at: now },
+        {
+          name: values.machineType,
+          enabled: Number(values.enable),
+          create_man: caller.userName,
+          created_at: now,
+          updated_at: now,
+        },
         values.inputSourceIds,
       ),
     );
-    await this.deps.log.recordBy(caller, ip, 'addMachineType', `added machine type ${values.machineType} with ${values.inputSourceIds.length} input sources`);
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'addMachineType',
+      `added machine type ${values.machineType} with ${values.inputSourceIds.length} input sources`,
+    );
     return id;
   }
 
   async update(caller: SessionUser, id: number, values: MachineTypeValues, ip: string): Promise<void> {
-    requireCatalogEditor(caller, this.deps.deployment);
     const existing = await this.find(id);
     const enabled = Number(values.enable);
     if (values.machineType !== existing.name || enabled !== existing.enabled) {
       const references = await this.references(existing.name);
-      if (references) throw new AppError('machineType.locked', 409, { count: references });
+      if (references) throw new Refusal('machineType.locked', 'conflict', { count: references });
     }
     const holder = await this.deps.repository.findByName(values.machineType);
-    if (holder && holder.id !== existing.id) throw new AppError('machineType.nameTaken', 409);
+    if (holder && holder.id !== existing.id) throw new Refusal('machineType.nameTaken', 'conflict');
     await this.requireSources(values.inputSourceIds);
     await this.guarded(() =>
-      this.deps.repository.update(existing.id, { name: values.machineType, enabled, updated_at: this.deps.clock.now() }, values.inputSourceIds),
+      this.deps.repository.update(
+        existing.id,
+        { name: values.machineType, enabled, updated_at: this.deps.clock.now() },
+        values.inputSourceIds,
+      ),
     );
     await this.deps.log.recordBy(
-      caller, ip, 'updateMachineType', `changed machine type ${existing.name} to ${values.machineType} (state ${enabled}, ${values.inputSourceIds.length} input sources)`,
+      caller,
+      ip,
+      'updateMachineType',
+      `changed machine type ${existing.name} to ${values.machineType} (state ${enabled}, ${values.inputSourceIds.length} input sources)`,
     );
   }
 
   async delete(caller: SessionUser, id: number, ip: string): Promise<void> {
-    requireCatalogEditor(caller, this.deps.deployment);
     const existing = await this.find(id);
     const references = await this.references(existing.name);
-    if (references) throw new AppError('machineType.inUse', 409, { count: references });
+    if (references) throw new Refusal('machineType.inUse', 'conflict', { count: references });
     await this.deps.repository.delete(existing.id);
     await this.deps.log.recordBy(caller, ip, 'deleteMachineType', `deleted machine type ${existing.name}`);
   }
@@ -103,10 +120,16 @@ export class MachineTypeService {
     return (await this.deps.repository.referenceCounts([name], { kind: 'all' })).get(name) ?? 0;
   }
 
-  private async describe(caller: SessionUser, rows: MachineTypeRecord[]): Promise<machineTypes.MachineType[]> {
+  private async describe(
+    caller: SessionUser,
+    rows: MachineTypeRecord[],
+  ): Promise<machineTypes.MachineType[]> {
     const [sources, counts] = await Promise.all([
       this.deps.repository.sourcesOf(rows.map((r) => r.id)),
-      this.deps.repository.referenceCounts(rows.map((r) => r.name), referenceScope(caller)),
+      this.deps.repository.referenceCounts(
+        rows.map((r) => r.name),
+        referenceScope(caller),
+      ),
     ]);
     return rows.map((r) => ({
       machineTypeId: r.id,
@@ -115,18 +138,24 @@ export class MachineTypeService {
       creationDate: r.created_at,
       createMan: r.create_man,
       referenceCount: counts.get(r.name) ?? 0,
-      inputSources: (sources.get(r.id) ?? []).map((s) => ({ id: s.id, inputSourceId: s.source_id, name: s.name, sourceKey: s.source_key })),
+      inputSources: (sources.get(r.id) ?? []).map((s) => ({
+        id: s.id,
+        inputSourceId: s.source_id,
+        name: s.name,
+        sourceKey: s.source_key,
+      })),
     }));
   }
 
   private async find(id: number): Promise<MachineTypeRecord> {
     const row = await this.deps.repository.findById(id);
-    if (!row) throw new AppError('machineType.notFound', 404);
+    if (!row) throw new Refusal('machineType.notFound', 'notFound');
     return row;
   }
 
   private async requireSources(ids: number[]) {
-    if ((await this.deps.repository.countSources(ids)) !== ids.length) throw new AppError('machineType.sourceUnknown', 400);
+    if ((await this.deps.repository.countSources(ids)) !== ids.length)
+      throw new Refusal('machineType.sourceUnknown', 'invalid');
   }
 
   /** Races the checks cannot see: a name taken meanwhile, a source deleted meanwhile. */
@@ -134,8 +163,8 @@ export class MachineTypeService {
     try {
       return await write();
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('machineType.nameTaken', 409);
-      if (isForeignKeyViolation(error)) throw new AppError('machineType.sourceUnknown', 400);
+      if (isUniqueViolation(error)) throw new Refusal('machineType.nameTaken', 'conflict');
+      if (isForeignKeyViolation(error)) throw new Refusal('machineType.sourceUnknown', 'invalid');
       throw error;
     }
   }

@@ -23,7 +23,13 @@ export function smtpMailer(smtpUrl: string, from = MAIL_FROM): Mailer {
   const transport: Transporter = nodemailer.createTransport(smtpUrl);
   return {
     async send(message) {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      await transport.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
     },
   };
 }
@@ -38,7 +44,13 @@ export function outboxMailer(outboxDir: string, log: FastifyBaseLogger, from = M
   let sequence = 0;
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      const info = await transport.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
       const name = `${Date.now()}-${process.pid}-${++sequence}.eml`;
       await fs.promises.writeFile(path.join(outboxDir, name), info.message as Buffer);
       const entry = { to: message.to, subject: message.subject, link: message.link, file: name };

@@ -3,7 +3,13 @@ import type { MailMessage } from './mailer.js';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function render(language: Language, to: string, keys: { subject: string; body: string }, link: string, vars: Record<string, string>): MailMessage {
+function render(
+  language: Language,
+  to: string,
+  keys: { subject: string; body: string },
+  link: string,
+  vars: Record<string, string>,
+): MailMessage {
   const subject = translate(language, keys.subject, vars);
   const body = translate(language, keys.body, vars);
   return {
@@ -16,7 +22,9 @@ function render(language: Language, to: string, keys: { subject: string; body: s
 }
 
 export const activationMail = (language: Language, to: string, userName: string, link: string) =>
-  render(language, to, { subject: 'mail.activation.subject', body: 'mail.activation.body' }, link, { userName });
+  render(language, to, { subject: 'mail.activation.subject', body: 'mail.activation.body' }, link, {
+    userName,
+  });
 
 export const resetMail = (language: Language, to: string, userName: string, link: string) =>
   render(language, to, { subject: 'mail.reset.subject', body: 'mail.reset.body' }, link, { userName });

@@ -5,8 +5,12 @@ type AudioFormat = materials.AudioFormat;
 /** Bytes looked at when nothing asks for more (every signature below fits). */
 export const BASE_HEAD_BYTES = 64;
 
-const ASF_HEADER = Buffer.from([0x30, 0x26, 0xb2, 0x75, 0x8e, 0x66, 0xcf, 0x11, 0xa6, 0xd9, 0x00, 0xaa, 0x00, 0x62, 0xce, 0x6c]);
-const AMR_MAGICS = ['#!AMR\n', '#!AMR-WB\n', '#!AMR_MC1.0\n', '#!AMR-WB_MC1.0\n'].map((m) => Buffer.from(m, 'latin1'));
+const ASF_HEADER = Buffer.from([
+  0x30, 0x26, 0xb2, 0x75, 0x8e, 0x66, 0xcf, 0x11, 0xa6, 0xd9, 0x00, 0xaa, 0x00, 0x62, 0xce, 0x6c,
+]);
+const AMR_MAGICS = ['#!AMR\n', '#!AMR-WB\n', '#!AMR_MC1.0\n', '#!AMR-WB_MC1.0\n'].map((m) =>
+  Buffer.from(m, 'latin1'),
+);
 
 const ascii = (head: Buffer, start: number, text: string) =>
   head.length >= start + text.length && head.subarray(start, start + text.length).toString('latin1') === text;
@@ -65,7 +69,13 @@ export function detectAudioFormat(head: Buffer, offset = 0): AudioFormat | undef
   if (ascii(head, offset, 'MAC ')) return 'ape';
   if (ascii(head, offset + 4, 'ftyp')) return 'mp4';
   if (head.length >= offset + 16 && head.subarray(offset, offset + 16).equals(ASF_HEADER)) return 'wma';
-  if (AMR_MAGICS.some((magic) => head.length >= offset + magic.length && head.subarray(offset, offset + magic.length).equals(magic))) return 'amr';
+  if (
+    AMR_MAGICS.some(
+      (magic) =>
+        head.length >= offset + magic.length && head.subarray(offset, offset + magic.length).equals(magic),
+    )
+  )
+    return 'amr';
   if (ascii(head, offset, 'ADIF') || isAdtsFrame(head, offset)) return 'aac';
   if (isMp3Frame(head, offset)) return 'mp3';
   return undefined;

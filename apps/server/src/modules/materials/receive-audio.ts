@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { materials } from '@panelfleet/contract';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import { detectAudioFormat, headBytesNeeded } from './audio-type.js';
 
 export interface IncomingFile {
@@ -58,7 +58,8 @@ export async function receiveAudio(file: IncomingFile, folder: string): Promise<
       }
       head.push(chunk);
       headLength += chunk.length;
-      if (needed === Infinity && headLength >= TAG_HEADER_BYTES) needed = headBytesNeeded(Buffer.concat(head));
+      if (needed === Infinity && headLength >= TAG_HEADER_BYTES)
+        needed = headBytesNeeded(Buffer.concat(head));
       if (headLength >= needed) await startWriting(Buffer.concat(head.splice(0)));
     }
     if (file.truncated()) refusal = 'deviceManage.FileSize';
@@ -66,7 +67,7 @@ export async function receiveAudio(file: IncomingFile, folder: string): Promise<
       if (size === 0) refusal = 'material.fileMissing';
       else await startWriting(Buffer.concat(head.splice(0)));
     }
-    if (refusal) throw new AppError(refusal, refusal === 'deviceManage.FileSize' ? 413 : 400);
+    if (refusal) throw new Refusal(refusal, refusal === 'deviceManage.FileSize' ? 'tooLarge' : 'invalid');
     await out!.close();
     out = undefined;
     return { tempPath, size, sha256: hash.digest('hex'), format: format! };

@@ -9,11 +9,22 @@ export class MaterialRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   list(orgId: number, fileType: number): Promise<MaterialRecord[]> {
-    return this.db.selectFrom('materials').selectAll().where('org_id', '=', orgId).where('file_type', '=', fileType).orderBy('id', 'desc').execute();
+    return this.db
+      .selectFrom('materials')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('file_type', '=', fileType)
+      .orderBy('id', 'desc')
+      .execute();
   }
 
   find(orgId: number, id: number): Promise<MaterialRecord | undefined> {
-    return this.db.selectFrom('materials').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('materials')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   async insert(row: Insertable<MaterialsTable>): Promise<MaterialRecord> {
@@ -22,7 +33,11 @@ export class MaterialRepository {
 
   /** True when a row was removed. */
   async remove(orgId: number, id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('materials').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('materials')
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import { materials, translate } from '@panelfleet/contract';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import type { Router } from '../../http/router.js';
-import { requireDeviceOperator } from '../devices/policy.js';
 import { parseRange } from '../downloads/range.js';
 import { AUDIO_MEDIA_TYPES } from './audio-type.js';
 import type { MaterialService } from './service.js';
@@ -16,24 +15,34 @@ const drain = async (stream: AsyncIterable<unknown>) => {
 
 export function materialRoutes(router: Router, service: MaterialService) {
   router.add(materials.listMaterials, async ({ session, params }) => {
-    const orgId = requireDeviceOperator(session.user);
+    const orgId = session.user.orgId;
     const list = await service.list(orgId, params.fileType);
     return { hhtStatus: 'success', listObject: list, totalRecords: list.length };
   });
 
   router.add(materials.insertMaterial, async ({ request, session, ip, language }) => {
-    requireDeviceOperator(session.user);
     // A declared size over the limit is refused before a byte of the body is read.
-    if (Number(request.headers['content-length'] ?? 0) > materials.AUDIO_MAX_BYTES + MULTIPART_OVERHEAD) throw new AppError('deviceManage.FileSize', 413);
-    if (!request.isMultipart()) throw new AppError('material.fileMissing', 400);
-    const part = await request.file({ limits: { fileSize: materials.AUDIO_MAX_BYTES, files: 1 }, throwFileSizeLimit: false });
-    if (!part) throw new AppError('material.fileMissing', 400);
+    if (Number(request.headers['content-length'] ?? 0) > materials.AUDIO_MAX_BYTES + MULTIPART_OVERHEAD)
+      throw new Refusal('deviceManage.FileSize', 'tooLarge');
+    if (!request.isMultipart()) throw new Refusal('material.fileMissing', 'invalid');
+    const part = await request.file({
+      limits: { fileSize: materials.AUDIO_MAX_BYTES, files: 1 },
+      throwFileSizeLimit: false,
+    });
+    if (!part) throw new Refusal('material.fileMissing', 'invalid');
     try {
-      if (part.fieldname !== 'uiFile') throw new AppError('material.fileMissing', 400);
+      if (part.fieldname !== 'uiFile') throw new Refusal('material.fileMissing', 'invalid');
       const fileType = part.fields.fileType;
-      const declared = fileType && 'value' in fileType ? String(fileType.value) : String(materials.MATERIAL_FILE_TYPES.audio);
-      if (declared !== String(materials.MATERIAL_FILE_TYPES.audio)) throw new AppError('material.fileTypeInvalid', 400);
-      const stored = await service.upload(session.user, ip, part.filename, { stream: part.file, truncated: () => part.file.truncated });
+      const declared =
+        fileType && 'value' in fileType
+          ? String(fileType.value)
+          : String(materials.MATERIAL_FILE_TYPES.audio);
+      if (declared !== String(materials.MATERIAL_FILE_TYPES.audio))
+        throw new Refusal('material.fileTypeInvalid', 'invalid');
+      const stored = await service.upload(session.user, ip, part.filename, {
+        stream: part.file,
+        truncated: () => part.file.truncated,
+      });
       return { hhtStatus: 'success', hhtMsg: translate(language, 'material.uploaded'), dataObject: stored };
     } finally {
       // Whatever was refused, the browser is still sending: read the rest so it gets the reply.
@@ -42,14 +51,13 @@ export function materialRoutes(router: Router, service: MaterialService) {
   });
 
   router.add(materials.deleteMaterial, async ({ session, params, ip, language }) => {
-    requireDeviceOperator(session.user);
     await service.remove(session.user, ip, params.materialId);
     return { hhtStatus: 'success', hhtMsg: translate(language, 'material.deleted') };
   });
 
   // The console's <audio> element asks for ranges to seek; the session scopes it to the company.
   router.add(materials.materialFile, async ({ session, params, request, reply }) => {
-    const orgId = requireDeviceOperator(session.user);
+    const orgId = session.user.orgId;
     const { record, path } = await service.fileOf(orgId, params.materialId);
     const size = record.file_size;
     const range = parseRange(request.headers.range, size);
@@ -61,7 +69,7 @@ export function materialRoutes(router: Router, service: MaterialService) {
       .header('x-content-type-options', 'nosniff');
     if (range === 'unsatisfiable') {
       reply.header('content-range', `bytes */${size}`);
-      throw new AppError('download.rangeInvalid', 416);
+      throw new Refusal('download.rangeInvalid', 'rangeNotSatisfiable');
     }
     const { start, end } = range === 'whole' ? { start: 0, end: size - 1 } : range;
     if (range !== 'whole') reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { materials } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { OperationLog } from '../operation-log/repository.js';
 import type { MaterialRecord, MaterialRepository } from './repository.js';
@@ -44,7 +44,12 @@ export class MaterialService {
 
   /** `folder` lies below the download root, so panels can fetch a material through a signed URL. */
   constructor(
-    private readonly deps: { repository: MaterialRepository; log: OperationLog; clock: Clock; folder: string },
+    private readonly deps: {
+      repository: MaterialRepository;
+      log: OperationLog;
+      clock: Clock;
+      folder: string;
+    },
   ) {
     this.folder = deps.folder;
     fs.mkdirSync(this.folder, { recursive: true });
@@ -55,9 +60,14 @@ export class MaterialService {
   }
 
   /** Refuses a wrong name before reading a byte; the content decides the rest. */
-  async upload(caller: SessionUser, ip: string, fileName: string, file: IncomingFile): Promise<materials.Material> {
+  async upload(
+    caller: SessionUser,
+    ip: string,
+    fileName: string,
+    file: IncomingFile,
+  ): Promise<materials.Material> {
     const name = displayName(fileName);
-    if (!materials.isAudioFileName(name)) throw new AppError('deviceManage.FileFormat', 400);
+    if (!materials.isAudioFileName(name)) throw new Refusal('deviceManage.FileFormat', 'invalid');
     const received = await receiveAudio(file, this.folder);
     const storedName = `${crypto.randomBytes(16).toString('hex')}.${received.format}`;
     try {
@@ -73,7 +83,12 @@ export class MaterialService {
         created_by: caller.id,
         created_at: this.deps.clock.now(),
       });
-      await this.deps.log.recordBy(caller, ip, 'insertMaterial', `uploaded audio ${name} (${received.format}, ${received.size} bytes, sha256 ${received.sha256})`);
+      await this.deps.log.recordBy(
+        caller,
+        ip,
+        'insertMaterial',
+        `uploaded audio ${name} (${received.format}, ${received.size} bytes, sha256 ${received.sha256})`,
+      );
       return toMaterial(row);
     } catch (error) {
       await fs.promises.rm(received.tempPath, { force: true });
@@ -84,23 +99,29 @@ export class MaterialService {
 
   async remove(caller: SessionUser, ip: string, id: number): Promise<void> {
     const row = await this.deps.repository.find(caller.orgId, id);
-    if (!row || !(await this.deps.repository.remove(caller.orgId, id))) throw new AppError('material.notFound', 404);
+    if (!row || !(await this.deps.repository.remove(caller.orgId, id)))
+      throw new Refusal('material.notFound', 'notFound');
     await fs.promises.rm(this.pathOf(row), { force: true });
-    await this.deps.log.recordBy(caller, ip, 'deleteMaterial', `deleted audio ${row.file_name} (id ${row.id})`);
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'deleteMaterial',
+      `deleted audio ${row.file_name} (id ${row.id})`,
+    );
   }
 
   /** A material of the organisation with its file on disk; another tenant's id reads as unknown. */
   async fileOf(orgId: number, id: number): Promise<StoredFile> {
     const record = await this.deps.repository.find(orgId, id);
-    if (!record) throw new AppError('material.notFound', 404);
+    if (!record) throw new Refusal('material.notFound', 'notFound');
     const file = this.pathOf(record);
-    if (!fs.existsSync(file)) throw new AppError('material.notFound', 404);
+    if (!fs.existsSync(file)) throw new Refusal('material.notFound', 'notFound');
     return { record, path: file };
   }
 
   private pathOf(row: MaterialRecord): string {
     // Names are generated here; anything else in the column is not a file of ours.
-    if (!STORED_NAME.test(row.stored_name)) throw new AppError('material.notFound', 404);
+    if (!STORED_NAME.test(row.stored_name)) throw new Refusal('material.notFound', 'notFound');
     return path.join(this.folder, row.stored_name);
   }
 }

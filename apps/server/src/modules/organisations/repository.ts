@@ -15,7 +15,11 @@ export class OrganisationRepository {
   }
 
   async insert(org: Insertable<OrganisationsTable>): Promise<number> {
-    const row = await this.db.insertInto('organisations').values(org).returning('id').executeTakeFirstOrThrow();
+    const row = await this.db
+      .insertInto('organisations')
+      .values(org)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 }

@@ -1,5 +1,5 @@
 import type { Language } from '@panelfleet/contract';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import type { PasswordHasher } from '../../security/passwords.js';
 import type { AccountTokens } from '../account-tokens/service.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -43,9 +43,10 @@ export class PasswordService {
 
   private async liveLink(link: ResetLink) {
     const live = await this.deps.tokens.findLive(link.token, 'reset');
-    if (!live || live.linkId !== link.uuid) throw new AppError('forgetPsw.invalidLink');
+    if (!live || live.linkId !== link.uuid) throw new Refusal('forgetPsw.invalidLink');
     const user = await this.deps.users.findById(live.userId);
-    if (!user || user.email.toLowerCase() !== link.email.toLowerCase()) throw new AppError('forgetPsw.invalidLink');
+    if (!user || user.email.toLowerCase() !== link.email.toLowerCase())
+      throw new Refusal('forgetPsw.invalidLink');
     return { live, user };
   }
 
@@ -56,19 +57,35 @@ export class PasswordService {
   /** Sets the new password, spends the link and ends every session of the user. */
   async reset(link: ResetLink, md5Password: string, ip: string): Promise<void> {
     const { live, user } = await this.liveLink(link);
-    if (!(await this.deps.tokens.spend(live))) throw new AppError('forgetPsw.invalidLink');
+    if (!(await this.deps.tokens.spend(live))) throw new Refusal('forgetPsw.invalidLink');
     await this.deps.users.setPassword(user.id, await this.deps.hasher.hash(md5Password));
     await this.deps.sessions.endAllForUser(user.id);
-    await this.deps.log.record({ orgId: user.org_id, userId: user.id, userName: user.user_name, userType: user.user_type, action: 'resetPassword', content: 'reset the password by mailed link', ip });
+    await this.deps.log.record({
+      orgId: user.org_id,
+      userId: user.id,
+      userName: user.user_name,
+      userType: user.user_type,
+      action: 'resetPassword',
+      content: 'reset the password by mailed link',
+      ip,
+    });
   }
 
   /** The signed-in user changes the password; the user's other sessions end. */
   async change(userId: number, sessionId: string, oldMd5: string, newMd5: string, ip: string): Promise<void> {
     const user = await this.deps.users.findById(userId);
-    if (!user) throw new AppError('user.notFound', 404);
-    if (!(await this.deps.hasher.verify(user.password_hash, oldMd5))) throw new AppError('modifyPsw.wrongOld');
+    if (!user) throw new Refusal('user.notFound', 'notFound');
+    if (!(await this.deps.hasher.verify(user.password_hash, oldMd5))) throw new Refusal('modifyPsw.wrongOld');
     await this.deps.users.setPassword(user.id, await this.deps.hasher.hash(newMd5));
     await this.deps.sessions.endAllForUser(user.id, sessionId);
-    await this.deps.log.record({ orgId: user.org_id, userId: user.id, userName: user.user_name, userType: user.user_type, action: 'changePassword', content: 'changed the password', ip });
+    await this.deps.log.record({
+      orgId: user.org_id,
+      userId: user.id,
+      userName: user.user_name,
+      userType: user.user_type,
+      action: 'changePassword',
+      content: 'changed the password',
+      ip,
+    });
   }
 }

@@ -1,9 +1,7 @@
-import type { Kysely } from 'kysely';
 import type { Language } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { Database } from '../../db/schema.js';
-import { AppError } from '../../http/app-error.js';
+import { Refusal } from '../../refusal.js';
 import type { PasswordHasher } from '../../security/passwords.js';
 import type { AccountTokens } from '../account-tokens/service.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -29,7 +27,6 @@ export const DEFAULT_CUSTOMER_QUOTA = 10;
 export class RegistrationService {
   constructor(
     private readonly deps: {
-      db: Kysely<Database>;
       repository: RegistrationRepository;
       organisations: OrganisationRepository;
       users: UserRepository;
@@ -47,44 +44,57 @@ export class RegistrationService {
   }
 
   async register(input: RegistrationInput, language: Language, ip: string): Promise<void> {
-    const { db, repository, organisations, hasher, clock } = this.deps;
+    const { repository, organisations, hasher, clock } = this.deps;
     const salesperson = await repository.findSalesperson(input.saleName);
-    if (!salesperson || salesperson.job_state !== 1) throw new AppError('register.salespersonUnknown');
+    if (!salesperson || salesperson.job_state !== 1) throw new Refusal('register.salespersonUnknown');
     const license = await repository.findLicense(input.license);
-    if (!license) throw new AppError('register.licenseInvalid');
-    if (license.type !== 0) throw new AppError('register.licenseWrongType');
-    if (license.state === 0) throw new AppError('register.licenseUsed');
-    if (license.state !== 1) throw new AppError('register.licenseInvalid');
+    if (!license) throw new Refusal('register.licenseInvalid');
+    if (license.type !== 0) throw new Refusal('register.licenseWrongType');
+    if (license.state === 0) throw new Refusal('register.licenseUsed');
+    if (license.state !== 1) throw new Refusal('register.licenseInvalid');
     const now = clock.now();
-    if (now < license.valid_begin || now > license.valid_end) throw new AppError('register.licenseExpired');
-    if (await repository.userNameTaken(input.userName)) throw new AppError('register.userNameTaken');
+    if (now < license.valid_begin || now > license.valid_end) throw new Refusal('register.licenseExpired');
+    if (await repository.userNameTaken(input.userName)) throw new Refusal('register.userNameTaken');
     const platform = await organisations.findPlatform();
     if (!platform) throw new Error('the platform organisation is missing');
     const passwordHash = await hasher.hash(input.userPass);
 
-    let userId: number;
-    let orgId: number;
+    let created: { userId: number; orgId: number } | undefined;
     try {
-      ({ userId, orgId } = await db.transaction().execute(async (trx) => {
-        const parentId = await repository.distributorNamed(trx, salesperson.company_name, platform.id, now);
-        const org = await trx
-          .insertInto('organisations')
-          .values({ parent_id: parentId, kind: 'customer', name: input.companyName, user_quota: DEFAULT_CUSTOMER_QUOTA, created_at: now, salesperson_id: salesperson.id, license_id: license.id })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        if (!(await repository.useLicense(trx, license.id, org.id))) throw new AppError('register.licenseUsed');
-        const user = await trx
-          .insertInto('users')
-          .values({ org_id: org.id, user_name: input.userName, password_hash: passwordHash, user_type: '2', activated: 0, enabled: 1, phone: input.phone, email: input.email, program_role: 0, created_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return { userId: user.id, orgId: org.id };
-      }));
+      created = await repository.registerCustomer({
+        companyName: input.companyName,
+        userQuota: DEFAULT_CUSTOMER_QUOTA,
+        salespersonId: salesperson.id,
+        distributorName: salesperson.company_name,
+        licenseId: license.id,
+        platformId: platform.id,
+        user: {
+          user_name: input.userName,
+          password_hash: passwordHash,
+          user_type: '2',
+          activated: 0,
+          enabled: 1,
+          phone: input.phone,
+          email: input.email,
+          program_role: 0,
+        },
+        now,
+      });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('register.userNameTaken');
+      if (isUniqueViolation(error)) throw new Refusal('register.userNameTaken');
       throw error;
     }
-    await this.deps.log.record({ orgId, userId, userName: input.userName, userType: '2', action: 'register', content: `registered ${input.companyName} with license ${license.license_key}`, ip });
+    if (!created) throw new Refusal('register.licenseUsed');
+    const { userId, orgId } = created;
+    await this.deps.log.record({
+      orgId,
+      userId,
+      userName: input.userName,
+      userType: '2',
+      action: 'register',
+      content: `registered ${input.companyName} with license ${license.license_key}`,
+      ip,
+    });
     await this.sendActivation(userId, input.userName, input.email, language);
   }
 
@@ -98,8 +108,8 @@ export class RegistrationService {
   /** Sends the link again to a signed-in user who has not activated. */
   async resendActivation(userId: number, language: Language): Promise<string> {
     const user = await this.deps.users.findById(userId);
-    if (!user) throw new AppError('user.notFound', 404);
-    if (user.activated === 1) throw new AppError('activation.notNeeded');
+    if (!user) throw new Refusal('user.notFound', 'notFound');
+    if (user.activated === 1) throw new Refusal('activation.notNeeded');
     await this.sendActivation(user.id, user.user_name, user.email, language);
     return user.email;
   }
@@ -107,12 +117,21 @@ export class RegistrationService {
   async activate(userName: string, time: string, token: string, ip: string): Promise<void> {
     const { users, tokens } = this.deps;
     const user = await users.findByName(userName);
-    if (!user) throw new AppError('activation.invalid');
-    if (user.activated === 1) throw new AppError('activation.used');
+    if (!user) throw new Refusal('activation.invalid');
+    if (user.activated === 1) throw new Refusal('activation.used');
     const live = await tokens.findLive(token, 'activation');
-    if (!live || live.userId !== user.id || String(live.issuedAt) !== time) throw new AppError('activation.invalid');
-    if (!(await tokens.spend(live))) throw new AppError('activation.invalid');
-    await this.deps.db.updateTable('users').set({ activated: 1 }).where('id', '=', user.id).execute();
-    await this.deps.log.record({ orgId: user.org_id, userId: user.id, userName: user.user_name, userType: user.user_type, action: 'activate', content: 'activated the account', ip });
+    if (!live || live.userId !== user.id || String(live.issuedAt) !== time)
+      throw new Refusal('activation.invalid');
+    if (!(await tokens.spend(live))) throw new Refusal('activation.invalid');
+    await users.markActivated(user.id);
+    await this.deps.log.record({
+      orgId: user.org_id,
+      userId: user.id,
+      userName: user.user_name,
+      userType: user.user_type,
+      action: 'activate',
+      content: 'activated the account',
+      ip,
+    });
   }
 }

@@ -9,7 +9,12 @@ export class ScreenTimeRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   deviceByKey(orgId: number, deviceKey: string) {
-    return this.db.selectFrom('devices').select('id').where('org_id', '=', orgId).where('device_key', '=', deviceKey).executeTakeFirst();
+    return this.db
+      .selectFrom('devices')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('device_key', '=', deviceKey)
+      .executeTakeFirst();
   }
 
   /** App foreground records that may overlap [from, to). */

@@ -14,8 +14,18 @@ export class SessionRepository {
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .select([
-        'sessions.id', 'sessions.created_at', 'sessions.last_seen_at', 'users.id as user_id', 'users.org_id',
-        'users.user_name', 'users.user_type', 'users.activated', 'users.enabled', 'users.program_role',
+        'sessions.id',
+        'sessions.created_at',
+        'sessions.last_seen_at',
+        'users.id as user_id',
+        'users.org_id',
+        'users.user_name',
+        'users.user_type',
+        'users.activated',
+        'users.enabled',
+        'users.program_role',
+        'users.valid_begin',
+        'users.valid_end',
       ])
       .where('sessions.id', '=', id)
       .executeTakeFirst();

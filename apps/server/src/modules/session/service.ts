@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
-import { SessionExpiredError } from '../../http/app-error.js';
+import { SessionEnded } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import { randomToken, tokenHash } from '../../security/tokens.js';
 import type { SessionRepository } from './repository.js';
@@ -11,24 +11,49 @@ export const ABSOLUTE_TIMEOUT_MS = 12 * 60 * 60_000;
 /** last_seen_at is written at most this often, so reads do not each cost a write. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** What ended: one session (by its hash), or every session of a user but one. */
+export interface SessionEnd {
+  sessionId?: string;
+  userId?: number;
+  exceptSessionId?: string;
+}
+
+/** A live session as the live console checks it, without counting as activity. */
+export interface SessionState {
+  user: SessionUser;
+  /** When it ends unless a request comes first (idle), or at the latest (absolute, valid window). */
+  endsAt: number;
+}
+
 /**
  * Sessions live in the database so that several server instances share them. The cookie holds
- * a random token; the table holds only its hash.
+ * a random token; the table holds only its hash. Every end is announced (`onEnded`), so the
+ * live console closes the session's event streams at once.
  */
 export class SessionService {
   constructor(
     private readonly sessions: SessionRepository,
     private readonly clock: Clock,
     private readonly secureCookies: boolean,
+    private readonly onEnded: (end: SessionEnd) => void = () => undefined,
   ) {}
 
   /** Starts a session, ending the one this browser had (a new id at every sign-in). */
   async start(request: FastifyRequest, reply: FastifyReply, userId: number): Promise<void> {
     const previous = request.cookies[SESSION_COOKIE];
-    if (previous) await this.sessions.delete(tokenHash(previous));
+    if (previous) {
+      await this.sessions.delete(tokenHash(previous));
+      this.onEnded({ sessionId: tokenHash(previous) });
+    }
     const token = randomToken();
     const now = this.clock.now();
-    await this.sessions.insert({ id: tokenHash(token), user_id: userId, created_at: now, last_seen_at: now, ip: request.ip });
+    await this.sessions.insert({
+      id: tokenHash(token),
+      user_id: userId,
+      created_at: now,
+      last_seen_at: now,
+      ip: request.ip,
+    });
     reply.setCookie(SESSION_COOKIE, token, {
       path: '/',
       httpOnly: true,
@@ -44,42 +69,75 @@ export class SessionService {
   /** The live session of a request, or the 518 refusal. */
   authenticate = async (request: FastifyRequest): Promise<{ id: string; user: SessionUser }> => {
     const token = request.cookies[SESSION_COOKIE];
-    if (!token) throw new SessionExpiredError('no session cookie');
+    if (!token) throw new SessionEnded('no session cookie');
     const id = tokenHash(token);
     const row = await this.sessions.findWithUser(id);
-    if (!row) throw new SessionExpiredError('unknown session');
+    if (!row) throw new SessionEnded('unknown session');
     const now = this.clock.now();
-    if (now - row.last_seen_at > IDLE_TIMEOUT_MS || now - row.created_at > ABSOLUTE_TIMEOUT_MS || row.enabled !== 1) {
+    // The user is checked again at every request: disabled or outside its valid window ends the
+    // session at once (a deleted user has no row, so its sessions are unknown above).
+    const ended = endReason(row, now);
+    if (ended) {
       await this.sessions.delete(id);
-      throw new SessionExpiredError(row.enabled !== 1 ? 'user disabled' : 'session expired');
+      this.onEnded({ sessionId: id });
+      throw new SessionEnded(ended);
     }
     if (now - row.last_seen_at > TOUCH_INTERVAL_MS) await this.sessions.touch(id, now);
-    return {
-      id,
-      user: {
-        id: row.user_id,
-        orgId: row.org_id,
-        userName: row.user_name,
-        userType: row.user_type,
-        activated: row.activated === 1 ? 1 : 0,
-        programRole: row.program_role,
-      },
-    };
+    return { id, user: userOf(row) };
   };
+
+  /** The session by its hash if it is still live; reading it is not activity (no touch). */
+  async inspect(id: string): Promise<SessionState | undefined> {
+    const row = await this.sessions.findWithUser(id);
+    if (!row || endReason(row, this.clock.now())) return undefined;
+    const endsAt = Math.min(
+      row.last_seen_at + IDLE_TIMEOUT_MS,
+      row.created_at + ABSOLUTE_TIMEOUT_MS,
+      row.valid_end ?? Number.MAX_SAFE_INTEGER,
+    );
+    return { user: userOf(row), endsAt };
+  }
 
   async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const token = request.cookies[SESSION_COOKIE];
-    if (token) await this.sessions.delete(tokenHash(token));
+    if (token) {
+      await this.sessions.delete(tokenHash(token));
+      this.onEnded({ sessionId: tokenHash(token) });
+    }
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
   }
 
   /** Ends every session of a user (password reset, disable), keeping `exceptId` if given. */
-  endAllForUser(userId: number, exceptId?: string) {
-    return this.sessions.deleteForUser(userId, exceptId);
+  async endAllForUser(userId: number, exceptId?: string) {
+    await this.sessions.deleteForUser(userId, exceptId);
+    this.onEnded({ userId, ...(exceptId ? { exceptSessionId: exceptId } : {}) });
   }
 
   purgeExpired() {
     const now = this.clock.now();
     return this.sessions.deleteOlderThan(now - ABSOLUTE_TIMEOUT_MS, now - IDLE_TIMEOUT_MS);
   }
+}
+
+type SessionRow = NonNullable<Awaited<ReturnType<SessionRepository['findWithUser']>>>;
+
+/** Why a session is over at `now`, or null while it lives. */
+function endReason(row: SessionRow, now: number): string | null {
+  if (now - row.last_seen_at > IDLE_TIMEOUT_MS || now - row.created_at > ABSOLUTE_TIMEOUT_MS)
+    return 'session expired';
+  if (row.enabled !== 1) return 'user disabled';
+  if ((row.valid_begin !== null && now < row.valid_begin) || (row.valid_end !== null && now > row.valid_end))
+    return 'user outside its valid window';
+  return null;
+}
+
+function userOf(row: SessionRow): SessionUser {
+  return {
+    id: row.user_id,
+    orgId: row.org_id,
+    userName: row.user_name,
+    userType: row.user_type,
+    activated: row.activated === 1 ? 1 : 0,
+    programRole: row.program_role,
+  };
 }

@@ -29,7 +29,11 @@ export class SourceRepository {
   }
 
   findByKey(sourceKey: string): Promise<SourceRecord | undefined> {
-    return this.db.selectFrom('signal_sources').selectAll().where('source_key', '=', sourceKey).executeTakeFirst();
+    return this.db
+      .selectFrom('signal_sources')
+      .selectAll()
+      .where('source_key', '=', sourceKey)
+      .executeTakeFirst();
   }
 
   async insert(row: Insertable<SignalSourcesTable>): Promise<SourceRecord> {

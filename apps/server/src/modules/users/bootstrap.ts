@@ -19,7 +19,13 @@ export async function ensurePlatformAdmin(deps: {
 }): Promise<void> {
   if (await deps.organisations.findPlatform()) return;
   const now = deps.clock.now();
-  const orgId = await deps.organisations.insert({ parent_id: null, kind: 'platform', name: 'PanelFleet', user_quota: 0, created_at: now });
+  const orgId = await deps.organisations.insert({
+    parent_id: null,
+    kind: 'platform',
+    name: 'PanelFleet',
+    user_quota: 0,
+    created_at: now,
+  });
   const password = deps.adminPassword ?? randomToken(9).replace(/[-_]/g, 'x') + '7a';
   await deps.users.insert({
     org_id: orgId,

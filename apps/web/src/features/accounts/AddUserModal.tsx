@@ -23,7 +23,15 @@ interface AddUserValues {
 
 const fields = accounts.insertUser.params.shape;
 
-export function AddUserModal({ open, onClose, onSaved }: { open: boolean; onClose(): void; onSaved(): void }) {
+export function AddUserModal({
+  open,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  onClose(): void;
+  onSaved(): void;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm<AddUserValues>();
   const rules = useMemo(() => {
@@ -72,13 +80,21 @@ export function AddUserModal({ open, onClose, onSaved }: { open: boolean; onClos
         <Input />
       </Form.Item>
       <Form.Item name="state" label={t('accounts.state')}>
-        <Radio.Group options={[{ value: 1, label: t('lists.enabled') }, { value: 0, label: t('lists.disabled') }]} />
+        <Radio.Group
+          options={[
+            { value: 1, label: t('lists.enabled') },
+            { value: 0, label: t('lists.disabled') },
+          ]}
+        />
       </Form.Item>
       <Form.Item name="role" label={t('accounts.role')}>
         <Select options={PROGRAM_ROLES.map((role) => ({ value: role, label: t(roleLabelKey(role)) }))} />
       </Form.Item>
       <Form.Item name="userType" label={t('accounts.userType')}>
-        <Select data-testid="user-type" options={CONSOLE_USER_TYPES.map((type) => ({ value: type, label: t(userTypeLabelKey(type)) }))} />
+        <Select
+          data-testid="user-type"
+          options={CONSOLE_USER_TYPES.map((type) => ({ value: type, label: t(userTypeLabelKey(type)) }))}
+        />
       </Form.Item>
       <Form.Item name="remark" label={t('accounts.remark')} rules={rules.remark}>
         <Input.TextArea rows={2} />

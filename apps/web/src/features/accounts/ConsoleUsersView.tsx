@@ -19,17 +19,31 @@ type ConsoleUser = accounts.ConsoleUser;
 export default function ConsoleUsersView() {
   const { t } = useTranslation();
   const confirm = useConfirmAction();
-  const list = usePagedList('consoleUsers', (start, size, userName) => call(accounts.userList, { start, size, userName }));
+  const list = usePagedList('consoleUsers', (start, size, userName) =>
+    call(accounts.userList, { start, size, userName }),
+  );
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<ConsoleUser>();
 
   const columns: TableColumnsType<ConsoleUser> = [
     { title: t('accounts.userName'), dataIndex: 'userName' },
-    { title: t('lists.onlineState'), dataIndex: 'isOnline', render: (_, row) => <OnlineTag online={row.isOnline} /> },
+    {
+      title: t('lists.onlineState'),
+      dataIndex: 'isOnline',
+      render: (_, row) => <OnlineTag online={row.isOnline} />,
+    },
     { title: t('accounts.phone'), dataIndex: 'phone' },
     { title: t('accounts.email'), dataIndex: 'email' },
-    { title: t('accounts.validBegin'), dataIndex: 'validBeginTime', render: (_, row) => formatDateTime(row.validBeginTime) },
-    { title: t('accounts.validEnd'), dataIndex: 'validEndTime', render: (_, row) => formatDateTime(row.validEndTime) },
+    {
+      title: t('accounts.validBegin'),
+      dataIndex: 'validBeginTime',
+      render: (_, row) => formatDateTime(row.validBeginTime),
+    },
+    {
+      title: t('accounts.validEnd'),
+      dataIndex: 'validEndTime',
+      render: (_, row) => formatDateTime(row.validEndTime),
+    },
     { title: t('accounts.state'), dataIndex: 'state', render: (_, row) => <EnabledTag state={row.state} /> },
     { title: t('accounts.role'), dataIndex: 'role', render: (_, row) => t(roleLabelKey(row.role)) },
     { title: t('accounts.remark'), dataIndex: 'remark', ellipsis: true },
@@ -39,13 +53,25 @@ export default function ConsoleUsersView() {
         <RowAction
           label={t('accounts.resetPassword')}
           testId="row-reset-password"
-          onClick={() => confirm(t('accounts.resetConfirm', { name: row.userName }), () => call(accounts.userResetPassword, { userId: row.userId }), list.reload)}
+          onClick={() =>
+            confirm(
+              t('accounts.resetConfirm', { name: row.userName }),
+              () => call(accounts.userResetPassword, { userId: row.userId }),
+              list.reload,
+            )
+          }
         />
         <RowAction
           label={t('lists.delete')}
           testId="row-delete"
           danger
-          onClick={() => confirm(t('lists.deleteConfirm', { name: row.userName }), () => call(accounts.deleteUser, { userId: row.userId }), list.reload)}
+          onClick={() =>
+            confirm(
+              t('lists.deleteConfirm', { name: row.userName }),
+              () => call(accounts.deleteUser, { userId: row.userId }),
+              list.reload,
+            )
+          }
         />
       </>
     )),
@@ -53,7 +79,12 @@ export default function ConsoleUsersView() {
 
   return (
     <Card title={t('accounts.usersTitle')}>
-      <ListToolbar searchPlaceholder={t('accounts.searchUserName')} onSearch={list.search} onRefresh={list.refresh} onAdd={() => setAdding(true)} />
+      <ListToolbar
+        searchPlaceholder={t('accounts.searchUserName')}
+        onSearch={list.search}
+        onRefresh={list.refresh}
+        onAdd={() => setAdding(true)}
+      />
       <PagedTable<ConsoleUser> rowKey="userId" columns={columns} list={list} />
       <AddUserModal open={adding} onClose={() => setAdding(false)} onSaved={list.reload} />
       <EditUserModal user={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />

@@ -7,7 +7,15 @@ import { FormModal } from '../../lists/FormModal';
 type Customer = accounts.Customer;
 
 /** Enable or disable a customer account. */
-export function CustomerStateModal({ customer, onClose, onSaved }: { customer: Customer | undefined; onClose(): void; onSaved(): void }) {
+export function CustomerStateModal({
+  customer,
+  onClose,
+  onSaved,
+}: {
+  customer: Customer | undefined;
+  onClose(): void;
+  onSaved(): void;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ state: 0 | 1 }>();
   return (
@@ -28,7 +36,12 @@ export function CustomerStateModal({ customer, onClose, onSaved }: { customer: C
         <Input value={customer?.companyName} disabled />
       </Form.Item>
       <Form.Item name="state" label={t('accounts.accountState')}>
-        <Radio.Group options={[{ value: 1, label: t('lists.enabled') }, { value: 0, label: t('lists.disabled') }]} />
+        <Radio.Group
+          options={[
+            { value: 1, label: t('lists.enabled') },
+            { value: 0, label: t('lists.disabled') },
+          ]}
+        />
       </Form.Item>
     </FormModal>
   );

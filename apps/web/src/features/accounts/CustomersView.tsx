@@ -17,24 +17,40 @@ type Customer = accounts.Customer;
 export default function CustomersView() {
   const { t } = useTranslation();
   const confirm = useConfirmAction();
-  const list = usePagedList('customers', (start, size, userName) => call(accounts.customerList, { start, size, userName }));
+  const list = usePagedList('customers', (start, size, userName) =>
+    call(accounts.customerList, { start, size, userName }),
+  );
   const [editing, setEditing] = useState<Customer>();
   const [quotaOf, setQuotaOf] = useState<Customer>();
 
   const columns: TableColumnsType<Customer> = [
     { title: t('accounts.userName'), dataIndex: 'userName' },
     { title: t('accounts.companyName'), dataIndex: 'companyName' },
-    { title: t('lists.onlineState'), dataIndex: 'isOnline', render: (_, row) => <OnlineTag online={row.isOnline} /> },
+    {
+      title: t('lists.onlineState'),
+      dataIndex: 'isOnline',
+      render: (_, row) => <OnlineTag online={row.isOnline} />,
+    },
     { title: t('accounts.phone'), dataIndex: 'phone' },
     { title: t('accounts.email'), dataIndex: 'email' },
-    { title: t('accounts.accountState'), dataIndex: 'state', render: (_, row) => <EnabledTag state={row.state} /> },
+    {
+      title: t('accounts.accountState'),
+      dataIndex: 'state',
+      render: (_, row) => <EnabledTag state={row.state} />,
+    },
     operationsColumn(t('lists.operations'), (row) => (
       <>
         <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
         <RowAction
           label={t('accounts.resetPassword')}
           testId="row-reset-password"
-          onClick={() => confirm(t('accounts.resetConfirm', { name: row.userName }), () => call(accounts.userResetPassword, { userId: row.userId }), list.reload)}
+          onClick={() =>
+            confirm(
+              t('accounts.resetConfirm', { name: row.userName }),
+              () => call(accounts.userResetPassword, { userId: row.userId }),
+              list.reload,
+            )
+          }
         />
         <RowAction label={t('accounts.userAmount')} testId="row-quota" onClick={() => setQuotaOf(row)} />
       </>
@@ -43,7 +59,11 @@ export default function CustomersView() {
 
   return (
     <Card title={t('views.customerManage')}>
-      <ListToolbar searchPlaceholder={t('accounts.searchUserName')} onSearch={list.search} onRefresh={list.refresh} />
+      <ListToolbar
+        searchPlaceholder={t('accounts.searchUserName')}
+        onSearch={list.search}
+        onRefresh={list.refresh}
+      />
       <PagedTable<Customer> rowKey="userId" columns={columns} list={list} />
       <CustomerStateModal customer={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
       <QuotaModal customer={quotaOf} onClose={() => setQuotaOf(undefined)} />

@@ -25,14 +25,24 @@ const fields = accounts.updateUser.params.shape;
 const toDay = (ms: number | null) => (ms === null ? null : dayjs(ms));
 
 /** Name, phone and e-mail are read-only; state, role, remark and the valid window change. */
-export function EditUserModal({ user, onClose, onSaved }: { user: ConsoleUser | undefined; onClose(): void; onSaved(): void }) {
+export function EditUserModal({
+  user,
+  onClose,
+  onSaved,
+}: {
+  user: ConsoleUser | undefined;
+  onClose(): void;
+  onSaved(): void;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm<EditUserValues>();
   const rules = useMemo(() => {
     const translate = (key: string) => t(key, { ns: CONTRACT_NS });
     return {
       remark: [schemaRule(fields.remark, translate)],
-      validEndTime: [validWindowRule(translate, () => form.getFieldValue('validBeginTime') as Dayjs | null | undefined)],
+      validEndTime: [
+        validWindowRule(translate, () => form.getFieldValue('validBeginTime') as Dayjs | null | undefined),
+      ],
     };
   }, [t, form]);
 
@@ -42,7 +52,13 @@ export function EditUserModal({ user, onClose, onSaved }: { user: ConsoleUser | 
       open={user !== undefined}
       form={form}
       initialValues={
-        user && { state: user.state, role: user.role, remark: user.remark, validBeginTime: toDay(user.validBeginTime), validEndTime: toDay(user.validEndTime) }
+        user && {
+          state: user.state,
+          role: user.role,
+          remark: user.remark,
+          validBeginTime: toDay(user.validBeginTime),
+          validEndTime: toDay(user.validEndTime),
+        }
       }
       submit={(v) =>
         call(accounts.updateUser, {
@@ -68,7 +84,12 @@ export function EditUserModal({ user, onClose, onSaved }: { user: ConsoleUser | 
         <Input value={user?.email} disabled />
       </Form.Item>
       <Form.Item name="state" label={t('accounts.state')}>
-        <Radio.Group options={[{ value: 1, label: t('lists.enabled') }, { value: 0, label: t('lists.disabled') }]} />
+        <Radio.Group
+          options={[
+            { value: 1, label: t('lists.enabled') },
+            { value: 0, label: t('lists.disabled') },
+          ]}
+        />
       </Form.Item>
       <Form.Item name="role" label={t('accounts.role')}>
         <Select options={PROGRAM_ROLES.map((role) => ({ value: role, label: t(roleLabelKey(role)) }))} />
@@ -76,7 +97,12 @@ export function EditUserModal({ user, onClose, onSaved }: { user: ConsoleUser | 
       <Form.Item name="validBeginTime" label={t('accounts.validBegin')}>
         <DatePicker showTime format={DATE_TIME_FORMAT} style={{ width: '100%' }} />
       </Form.Item>
-      <Form.Item name="validEndTime" label={t('accounts.validEnd')} rules={rules.validEndTime} dependencies={['validBeginTime']}>
+      <Form.Item
+        name="validEndTime"
+        label={t('accounts.validEnd')}
+        rules={rules.validEndTime}
+        dependencies={['validBeginTime']}
+      >
         <DatePicker showTime format={DATE_TIME_FORMAT} style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="remark" label={t('accounts.remark')} rules={rules.remark}>

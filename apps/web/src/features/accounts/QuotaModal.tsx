@@ -30,7 +30,10 @@ export function QuotaModal({ customer, onClose }: { customer: Customer | undefin
   useEffect(() => {
     if (current) form.setFieldValue('userNumber', String(current.userNumber));
   }, [current, form]);
-  const rules = useMemo(() => [schemaRule(accounts.updateQuota.params.shape.userNumber, (key) => t(key, { ns: CONTRACT_NS }))], [t]);
+  const rules = useMemo(
+    () => [schemaRule(accounts.updateQuota.params.shape.userNumber, (key) => t(key, { ns: CONTRACT_NS }))],
+    [t],
+  );
 
   return (
     <FormModal<QuotaValues>
@@ -39,13 +42,18 @@ export function QuotaModal({ customer, onClose }: { customer: Customer | undefin
       form={form}
       submit={({ userNumber }) => {
         if (!current) throw new Error('the quota has not been read yet');
-        return call(accounts.updateQuota, { customerUserNumberId: current.customerUserNumberId, userNumber: userNumber.trim() });
+        return call(accounts.updateQuota, {
+          customerUserNumberId: current.customerUserNumberId,
+          userNumber: userNumber.trim(),
+        });
       }}
       onClose={onClose}
       onSaved={() => void quota.refetch()}
       testId="quota"
     >
-      <Typography.Paragraph type="secondary">{t('accounts.quotaNotes', { name: customer?.companyName ?? '' })}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        {t('accounts.quotaNotes', { name: customer?.companyName ?? '' })}
+      </Typography.Paragraph>
       {current ? (
         <Form.Item name="userNumber" label={t('accounts.userAmount')} rules={rules} required>
           <Input inputMode="numeric" data-testid="quota-input" />

@@ -53,7 +53,9 @@ export default function LoginPage() {
     return {
       username: [schemaRule(fields.username, translate)],
       // Checked as it will be sent: the MD5 of what was typed, or nothing.
-      password: [schemaRule(fields.password, translate, (v) => (typeof v === 'string' && v !== '' ? md5(v) : ''))],
+      password: [
+        schemaRule(fields.password, translate, (v) => (typeof v === 'string' && v !== '' ? md5(v) : '')),
+      ],
       tryCode: [schemaRule(fields.tryCode, translate)],
     };
   }, [t]);
@@ -61,7 +63,11 @@ export default function LoginPage() {
   const signIn = async ({ username, password, tryCode }: LoginValues) => {
     setSubmitting(true);
     try {
-      const reply = await call(auth.login, { username: username.trim(), password: md5(password), tryCode: tryCode.trim() });
+      const reply = await call(auth.login, {
+        username: username.trim(),
+        password: md5(password),
+        tryCode: tryCode.trim(),
+      });
       document.cookie = rememberNameCookie(username.trim());
       storeProgramRole(localStorage, reply.program_role);
       queryClient.removeQueries({ queryKey: SESSION_QUERY_KEY });
@@ -94,9 +100,25 @@ export default function LoginPage() {
       <div style={{ display: 'flex', justifyContent: 'flex-end', padding: '12px 24px' }}>
         <LanguageSwitch color="#fff" />
       </div>
-      <div style={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', paddingBottom: 80 }}>
+      <div
+        style={{
+          flex: 1,
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          paddingBottom: 80,
+        }}
+      >
         <Card style={{ width: 420 }} styles={{ body: { padding: '32px 32px 16px' } }}>
-          <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 12, marginBottom: 8 }}>
+          <div
+            style={{
+              display: 'flex',
+              alignItems: 'center',
+              justifyContent: 'center',
+              gap: 12,
+              marginBottom: 8,
+            }}
+          >
             {!special && <Logo size={40} color={skin.color} />}
             <Typography.Title level={4} style={{ margin: 0 }}>
               {title}
@@ -112,10 +134,20 @@ export default function LoginPage() {
             onFinish={signIn}
           >
             <Form.Item name="username" rules={rules.username}>
-              <Input prefix={<UserOutlined />} placeholder={t('login.userName')} autoComplete="username" autoFocus={!rememberedName} />
+              <Input
+                prefix={<UserOutlined />}
+                placeholder={t('login.userName')}
+                autoComplete="username"
+                autoFocus={!rememberedName}
+              />
             </Form.Item>
             <Form.Item name="password" rules={rules.password}>
-              <Input.Password prefix={<LockOutlined />} placeholder={t('login.password')} autoComplete="current-password" autoFocus={!!rememberedName} />
+              <Input.Password
+                prefix={<LockOutlined />}
+                placeholder={t('login.password')}
+                autoComplete="current-password"
+                autoFocus={!!rememberedName}
+              />
             </Form.Item>
             <Form.Item required={false}>
               <div style={{ display: 'flex', gap: 8 }}>
@@ -134,7 +166,13 @@ export default function LoginPage() {
                   alt={t('login.captchaAlt')}
                   title={t('login.captchaAlt')}
                   onClick={refreshCaptcha}
-                  style={{ width: 120, height: 40, cursor: 'pointer', border: '1px solid #d9d9d9', borderRadius: 6 }}
+                  style={{
+                    width: 120,
+                    height: 40,
+                    cursor: 'pointer',
+                    border: '1px solid #d9d9d9',
+                    borderRadius: 6,
+                  }}
                 />
               </div>
             </Form.Item>

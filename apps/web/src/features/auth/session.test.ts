@@ -20,7 +20,8 @@ describe('remembered user name', () => {
 
 describe('program role', () => {
   it('defaults to 0 for empty, null and undefined', () => {
-    for (const value of ['', ' ', 'null', 'undefined', null, undefined]) expect(normalizeProgramRole(value)).toBe('0');
+    for (const value of ['', ' ', 'null', 'undefined', null, undefined])
+      expect(normalizeProgramRole(value)).toBe('0');
   });
 
   it('keeps a real role', () => {

@@ -11,7 +11,10 @@ export default function ErrorPage({ kind }: { kind: ErrorKind }) {
   // A full load, so that a console that could not reach the server starts over cleanly.
   const backToLogin = () => window.location.assign(PATHS.login);
   return (
-    <div data-error={kind} style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+    <div
+      data-error={kind}
+      style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }}
+    >
       <Result
         status={STATUS[kind]}
         title={t(`errors.${kind}.title`)}

@@ -24,7 +24,9 @@ const DATE_FORMAT = 'YYYY-MM-DD';
 /** Feedback log (view feedBack, spec 3 section 2.8): what became of each command sent to a panel. */
 export default function FeedbackView() {
   const { t } = useTranslation();
-  const list = useFilteredList<FeedbackRecord, FeedbackFilter>('feedback', (start, size, filter) => call(device.listFeedback, { start, size, ...filter }));
+  const list = useFilteredList<FeedbackRecord, FeedbackFilter>('feedback', (start, size, filter) =>
+    call(device.listFeedback, { start, size, ...filter }),
+  );
   const [deviceName, setDeviceName] = useState('');
   const [createDate, setCreateDate] = useState<Dayjs | null>(null);
 
@@ -53,20 +55,51 @@ export default function FeedbackView() {
       title: t('feedback.status'),
       dataIndex: 'status',
       render: (_, row) => (
-        <Tag color={FEEDBACK_STATUS_COLORS[row.status]} data-testid="feedback-status" data-status={row.status}>
+        <Tag
+          color={FEEDBACK_STATUS_COLORS[row.status]}
+          data-testid="feedback-status"
+          data-status={row.status}
+        >
           {t(`feedback.statuses.${row.status}`)}
         </Tag>
       ),
     },
+    {
+      // A failed command: the panel's error code and its tip in the operator's language (errorMsg).
+      title: t('feedbackTips.error'),
+      dataIndex: 'detail',
+      render: (_, row) =>
+        row.detail ? (
+          <span data-testid="feedback-error" data-code={row.detail}>
+            {row.tip || row.detail}
+            {row.tip && <Typography.Text type="secondary"> ({row.detail})</Typography.Text>}
+          </span>
+        ) : null,
+    },
     { title: t('feedback.userName'), dataIndex: 'userName' },
-    { title: t('feedback.createDate'), dataIndex: 'createDate', render: (_, row) => formatDateTime(row.createDate) },
+    {
+      title: t('feedback.createDate'),
+      dataIndex: 'createDate',
+      render: (_, row) => formatDateTime(row.createDate),
+    },
   ];
 
   return (
     <Card title={t('feedback.title')}>
       <FilterToolbar onSearch={search} onRefresh={refresh}>
-        <SearchText placeholder={t('feedback.searchDevice')} value={deviceName} onChange={setDeviceName} onSearch={search} />
-        <DatePicker data-testid="feedback-date" placeholder={t('feedback.createDate')} format={DATE_FORMAT} value={createDate} onChange={setCreateDate} />
+        <SearchText
+          placeholder={t('feedback.searchDevice')}
+          value={deviceName}
+          onChange={setDeviceName}
+          onSearch={search}
+        />
+        <DatePicker
+          data-testid="feedback-date"
+          placeholder={t('feedback.createDate')}
+          format={DATE_FORMAT}
+          value={createDate}
+          onChange={setCreateDate}
+        />
       </FilterToolbar>
       <PagedTable<FeedbackRecord> rowKey="uuid" columns={columns} list={list} />
     </Card>

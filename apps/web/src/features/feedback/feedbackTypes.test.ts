@@ -1,14 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { device } from '@panelfleet/contract';
-import enUS from '../../locales/en-US.json';
-import zhCN from '../../locales/zh-CN.json';
+import { consoleCatalogs } from '../../i18n';
 import { feedbackTypeKey } from './feedbackTypes';
 
-const lookup = (catalog: unknown, key: string) => key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], catalog);
+const lookup = (catalog: unknown, key: string) =>
+  key
+    .split('.')
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], catalog);
+
+// The merged catalogs: an area adding an order names it in its own locale files.
+const enUS = consoleCatalogs['en-US'];
+const zhCN = consoleCatalogs['zh-CN'];
 
 describe('feedback types', () => {
   it('names the spec’s codes 00-08 and POWERUP as the spec does, in both languages', () => {
-    const named = (code: string) => [lookup(enUS, feedbackTypeKey(code)!), lookup(zhCN, feedbackTypeKey(code)!)];
+    const named = (code: string) => [
+      lookup(enUS, feedbackTypeKey(code)!),
+      lookup(zhCN, feedbackTypeKey(code)!),
+    ];
     expect(named('00')).toEqual(['Brightness control', '亮度控制']);
     expect(named('01')).toEqual(['Volume control', '音量控制']);
     expect(named('02')).toEqual(['Power off', '关机']);

@@ -1,7 +1,9 @@
 import { device } from '@panelfleet/contract';
 
 /** Order code -> its name in the protocol (00 -> brightness, POWERUP -> powerUp, ...). */
-const ORDER_NAMES = new Map<string, string>(Object.entries(device.ORDERS).map(([name, code]) => [code, name]));
+const ORDER_NAMES = new Map<string, string>(
+  Object.entries(device.ORDERS).map(([name, code]) => [code, name]),
+);
 
 /** The catalog key of a feedback type's name, or undefined for a code this console does not know. */
 export function feedbackTypeKey(code: string): string | undefined {

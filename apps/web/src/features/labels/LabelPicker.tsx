@@ -19,7 +19,14 @@ interface LabelPickerProps {
 }
 
 /** Select all and one coloured chip per label, each ticked by a click (spec 2: labels page, terminal list). */
-export function LabelPicker({ labels, ticked, onChange, selectAllText, selectAllTestId, chipTestId }: LabelPickerProps) {
+export function LabelPicker({
+  labels,
+  ticked,
+  onChange,
+  selectAllText,
+  selectAllTestId,
+  chipTestId,
+}: LabelPickerProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const allTicked = labels.length > 0 && ticked.length === labels.length;
@@ -51,7 +58,9 @@ export function LabelPicker({ labels, ticked, onChange, selectAllText, selectAll
             variant={on ? 'solid' : 'outlined'}
             icon={on ? <CheckOutlined /> : undefined}
             style={{ cursor: 'pointer', userSelect: 'none', padding: '2px 10px' }}
-            onClick={() => onChange(on ? ticked.filter((id) => id !== label.groupId) : [...ticked, label.groupId])}
+            onClick={() =>
+              onChange(on ? ticked.filter((id) => id !== label.groupId) : [...ticked, label.groupId])
+            }
           >
             {label.groupName}
           </Tag>

@@ -42,7 +42,14 @@ export function LevelModal({ title, open, initial, testId, onSend, onClose }: Le
       modalRender={(node) => <div data-testid={testId}>{node}</div>}
     >
       <Space style={{ width: '100%' }} align="center">
-        <Slider min={0} max={100} value={level} onChange={setLevel} style={{ width: 320 }} data-testid={`${testId}-slider`} />
+        <Slider
+          min={0}
+          max={100}
+          value={level}
+          onChange={setLevel}
+          style={{ width: 320 }}
+          data-testid={`${testId}-slider`}
+        />
         <span data-testid={`${testId}-input`}>
           <InputNumber min={0} max={100} precision={0} value={level} onChange={(v) => setLevel(v ?? 0)} />
         </span>

@@ -1,5 +1,17 @@
 /** Ant Design preset colours, one per label, stable for a name wherever the label is shown. */
-const PALETTE = ['blue', 'green', 'orange', 'purple', 'cyan', 'magenta', 'gold', 'geekblue', 'volcano', 'lime', 'red'] as const;
+const PALETTE = [
+  'blue',
+  'green',
+  'orange',
+  'purple',
+  'cyan',
+  'magenta',
+  'gold',
+  'geekblue',
+  'volcano',
+  'lime',
+  'red',
+] as const;
 
 export function labelColor(name: string): (typeof PALETTE)[number] {
   let hash = 0;

@@ -19,16 +19,38 @@ const STATE_COLOURS = ['default', 'green', 'red'];
 export function LicensesTab() {
   const { t } = useTranslation();
   const confirm = useConfirmAction();
-  const list = usePagedList('licenses', (start, size, companyName) => call(accounts.licenseList, { start, size, companyName }));
+  const list = usePagedList('licenses', (start, size, companyName) =>
+    call(accounts.licenseList, { start, size, companyName }),
+  );
   const [editing, setEditing] = useState<License | null>();
 
   const columns: TableColumnsType<License> = [
-    { title: t('licenses.key'), dataIndex: 'license', render: (_, row) => <Typography.Text copyable code data-testid="license-key">{row.license}</Typography.Text> },
+    {
+      title: t('licenses.key'),
+      dataIndex: 'license',
+      render: (_, row) => (
+        <Typography.Text copyable code data-testid="license-key">
+          {row.license}
+        </Typography.Text>
+      ),
+    },
     { title: t('licenses.companyName'), dataIndex: 'companyName' },
     { title: t('licenses.salesperson'), dataIndex: 'saleManName' },
-    { title: t('licenses.state'), dataIndex: 'state', render: (_, row) => <Tag color={STATE_COLOURS[row.state]}>{t(licenseStateKey(row.state))}</Tag> },
-    { title: t('licenses.validBegin'), dataIndex: 'validBeginTime', render: (_, row) => formatDateTime(row.validBeginTime) },
-    { title: t('licenses.validEnd'), dataIndex: 'validEndTime', render: (_, row) => formatDateTime(row.validEndTime) },
+    {
+      title: t('licenses.state'),
+      dataIndex: 'state',
+      render: (_, row) => <Tag color={STATE_COLOURS[row.state]}>{t(licenseStateKey(row.state))}</Tag>,
+    },
+    {
+      title: t('licenses.validBegin'),
+      dataIndex: 'validBeginTime',
+      render: (_, row) => formatDateTime(row.validBeginTime),
+    },
+    {
+      title: t('licenses.validEnd'),
+      dataIndex: 'validEndTime',
+      render: (_, row) => formatDateTime(row.validEndTime),
+    },
     { title: t('licenses.type'), dataIndex: 'type', render: (_, row) => t(licenseTypeKey(row.type)) },
     operationsColumn(t('lists.operations'), (row) => (
       <>
@@ -39,7 +61,13 @@ export function LicensesTab() {
           danger
           disabled={isLicenseUsed(row)}
           title={isLicenseUsed(row) ? t('license.usedLocked', { ns: CONTRACT_NS }) : undefined}
-          onClick={() => confirm(t('lists.deleteConfirm', { name: row.license }), () => call(accounts.licenseDelete, { id: row.id }), list.reload)}
+          onClick={() =>
+            confirm(
+              t('lists.deleteConfirm', { name: row.license }),
+              () => call(accounts.licenseDelete, { id: row.id }),
+              list.reload,
+            )
+          }
         />
       </>
     )),
@@ -47,7 +75,12 @@ export function LicensesTab() {
 
   return (
     <>
-      <ListToolbar searchPlaceholder={t('licenses.searchCompany')} onSearch={list.search} onRefresh={list.refresh} onAdd={() => setEditing(null)} />
+      <ListToolbar
+        searchPlaceholder={t('licenses.searchCompany')}
+        onSearch={list.search}
+        onRefresh={list.refresh}
+        onAdd={() => setEditing(null)}
+      />
       <PagedTable<License> rowKey="id" columns={columns} list={list} />
       <LicenseModal license={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
     </>

@@ -14,7 +14,9 @@ type Salesperson = accounts.Salesperson;
 export function SalespeopleTab() {
   const { t } = useTranslation();
   const confirm = useConfirmAction();
-  const list = usePagedList('salespeople', (start, size, name) => call(accounts.saleManList, { start, size, name }));
+  const list = usePagedList('salespeople', (start, size, name) =>
+    call(accounts.saleManList, { start, size, name }),
+  );
   const [editing, setEditing] = useState<Salesperson | null>();
 
   const columns: TableColumnsType<Salesperson> = [
@@ -25,7 +27,11 @@ export function SalespeopleTab() {
     {
       title: t('salespeople.jobState'),
       dataIndex: 'jobState',
-      render: (_, row) => <Tag color={row.jobState === 1 ? 'green' : 'default'}>{row.jobState === 1 ? t('salespeople.onJob') : t('salespeople.offJob')}</Tag>,
+      render: (_, row) => (
+        <Tag color={row.jobState === 1 ? 'green' : 'default'}>
+          {row.jobState === 1 ? t('salespeople.onJob') : t('salespeople.offJob')}
+        </Tag>
+      ),
     },
     operationsColumn(t('lists.operations'), (row) => (
       <>
@@ -34,7 +40,13 @@ export function SalespeopleTab() {
           label={t('lists.delete')}
           testId="row-delete"
           danger
-          onClick={() => confirm(t('lists.deleteConfirm', { name: row.name }), () => call(accounts.saleManDelete, { id: row.id }), list.reload)}
+          onClick={() =>
+            confirm(
+              t('lists.deleteConfirm', { name: row.name }),
+              () => call(accounts.saleManDelete, { id: row.id }),
+              list.reload,
+            )
+          }
         />
       </>
     )),
@@ -42,7 +54,12 @@ export function SalespeopleTab() {
 
   return (
     <>
-      <ListToolbar searchPlaceholder={t('salespeople.searchName')} onSearch={list.search} onRefresh={list.refresh} onAdd={() => setEditing(null)} />
+      <ListToolbar
+        searchPlaceholder={t('salespeople.searchName')}
+        onSearch={list.search}
+        onRefresh={list.refresh}
+        onAdd={() => setEditing(null)}
+      />
       <PagedTable<Salesperson> rowKey="id" columns={columns} list={list} />
       <SalespersonModal salesperson={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
     </>

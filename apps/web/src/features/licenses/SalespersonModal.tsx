@@ -20,7 +20,15 @@ interface SalespersonValues {
 const fields = accounts.saleManAdd.params.shape;
 
 /** Add (`null`) or edit a salesperson; the work number is read-only on edit. */
-export function SalespersonModal({ salesperson, onClose, onSaved }: { salesperson: Salesperson | null | undefined; onClose(): void; onSaved(): void }) {
+export function SalespersonModal({
+  salesperson,
+  onClose,
+  onSaved,
+}: {
+  salesperson: Salesperson | null | undefined;
+  onClose(): void;
+  onSaved(): void;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm<SalespersonValues>();
   const rules = useMemo(() => {
@@ -34,8 +42,15 @@ export function SalespersonModal({ salesperson, onClose, onSaved }: { salesperso
   }, [t]);
 
   const submit = (v: SalespersonValues) => {
-    const values = { name: v.name.trim(), companyName: v.companyName.trim(), phone: v.phone.trim(), jobState: v.jobState };
-    return salesperson ? call(accounts.saleManUpdate, { id: salesperson.id, ...values }) : call(accounts.saleManAdd, { ...values, work_number: v.work_number.trim() });
+    const values = {
+      name: v.name.trim(),
+      companyName: v.companyName.trim(),
+      phone: v.phone.trim(),
+      jobState: v.jobState,
+    };
+    return salesperson
+      ? call(accounts.saleManUpdate, { id: salesperson.id, ...values })
+      : call(accounts.saleManAdd, { ...values, work_number: v.work_number.trim() });
   };
 
   return (
@@ -49,7 +64,12 @@ export function SalespersonModal({ salesperson, onClose, onSaved }: { salesperso
       onSaved={onSaved}
       testId="salesperson-form"
     >
-      <Form.Item name="work_number" label={t('salespeople.workNumber')} rules={salesperson ? [] : rules.work_number} required>
+      <Form.Item
+        name="work_number"
+        label={t('salespeople.workNumber')}
+        rules={salesperson ? [] : rules.work_number}
+        required
+      >
         <Input disabled={!!salesperson} />
       </Form.Item>
       <Form.Item name="name" label={t('salespeople.name')} rules={rules.name} required>
@@ -62,7 +82,12 @@ export function SalespersonModal({ salesperson, onClose, onSaved }: { salesperso
         <Input />
       </Form.Item>
       <Form.Item name="jobState" label={t('salespeople.jobState')}>
-        <Radio.Group options={[{ value: 1, label: t('salespeople.onJob') }, { value: 0, label: t('salespeople.offJob') }]} />
+        <Radio.Group
+          options={[
+            { value: 1, label: t('salespeople.onJob') },
+            { value: 0, label: t('salespeople.offJob') },
+          ]}
+        />
       </Form.Item>
     </FormModal>
   );

@@ -22,7 +22,15 @@ interface MachineTypeValues {
  * Add (`null`) or edit a machine type and choose its input sources. While devices refer to it,
  * its name and state are locked (the server refuses a change too).
  */
-export function MachineTypeModal({ machineType, onClose, onSaved }: { machineType: MachineType | null | undefined; onClose(): void; onSaved(): void }) {
+export function MachineTypeModal({
+  machineType,
+  onClose,
+  onSaved,
+}: {
+  machineType: MachineType | null | undefined;
+  onClose(): void;
+  onSaved(): void;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm<MachineTypeValues>();
   const open = machineType !== undefined;
@@ -32,12 +40,21 @@ export function MachineTypeModal({ machineType, onClose, onSaved }: { machineTyp
     enabled: open,
     staleTime: 0,
   });
-  const rules = useMemo(() => [schemaRule(machineTypes.machineTypeNameField, (key) => t(key, { ns: CONTRACT_NS }))], [t]);
+  const rules = useMemo(
+    () => [schemaRule(machineTypes.machineTypeNameField, (key) => t(key, { ns: CONTRACT_NS }))],
+    [t],
+  );
   const locked = (machineType?.referenceCount ?? 0) > 0;
 
   const submit = (v: MachineTypeValues) => {
-    const values = { machineType: v.machineType.trim(), enable: v.enable, inputSourceIds: v.inputSourceIds.join(',') };
-    return machineType ? call(machineTypes.updateMachineType, { machineTypeId: machineType.machineTypeId, ...values }) : call(machineTypes.insertMachineType, values);
+    const values = {
+      machineType: v.machineType.trim(),
+      enable: v.enable,
+      inputSourceIds: v.inputSourceIds.join(','),
+    };
+    return machineType
+      ? call(machineTypes.updateMachineType, { machineTypeId: machineType.machineTypeId, ...values })
+      : call(machineTypes.insertMachineType, values);
   };
 
   return (
@@ -48,7 +65,11 @@ export function MachineTypeModal({ machineType, onClose, onSaved }: { machineTyp
       width={600}
       initialValues={
         machineType
-          ? { machineType: machineType.machineType, enable: machineType.enable, inputSourceIds: machineType.inputSources.map((s) => s.inputSourceId) }
+          ? {
+              machineType: machineType.machineType,
+              enable: machineType.enable,
+              inputSourceIds: machineType.inputSources.map((s) => s.inputSourceId),
+            }
           : { enable: '1', inputSourceIds: [] }
       }
       submit={submit}
@@ -56,7 +77,15 @@ export function MachineTypeModal({ machineType, onClose, onSaved }: { machineTyp
       onSaved={onSaved}
       testId="machine-type-form"
     >
-      {locked && <Alert data-testid="machine-type-locked" type="warning" showIcon title={t('machineTypes.locked', { count: machineType?.referenceCount })} style={{ marginBottom: 16 }} />}
+      {locked && (
+        <Alert
+          data-testid="machine-type-locked"
+          type="warning"
+          showIcon
+          title={t('machineTypes.locked', { count: machineType?.referenceCount })}
+          style={{ marginBottom: 16 }}
+        />
+      )}
       <Form.Item name="machineType" label={t('machineTypes.name')} rules={locked ? [] : rules} required>
         <Input data-testid="machine-type-name" disabled={locked} maxLength={64} />
       </Form.Item>
@@ -70,7 +99,11 @@ export function MachineTypeModal({ machineType, onClose, onSaved }: { machineTyp
           ]}
         />
       </Form.Item>
-      <Form.Item name="inputSourceIds" label={t('machineTypes.inputSources')} extra={t('machineTypes.inputSourcesHint')}>
+      <Form.Item
+        name="inputSourceIds"
+        label={t('machineTypes.inputSources')}
+        extra={t('machineTypes.inputSourcesHint')}
+      >
         <Select<number[]>
           data-testid="machine-type-sources"
           mode="multiple"
@@ -78,7 +111,10 @@ export function MachineTypeModal({ machineType, onClose, onSaved }: { machineTyp
           loading={inputs.isFetching}
           placeholder={t('machineTypes.chooseSources')}
           optionFilterProp="label"
-          options={(inputs.data?.listObject ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.sourceKey})` }))}
+          options={(inputs.data?.listObject ?? []).map((s) => ({
+            value: s.id,
+            label: `${s.name} (${s.sourceKey})`,
+          }))}
         />
       </Form.Item>
     </FormModal>

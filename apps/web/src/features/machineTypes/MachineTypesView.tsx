@@ -20,7 +20,9 @@ export default function MachineTypesView() {
   const { t } = useTranslation();
   const confirm = useConfirmAction();
   const editor = useCatalogEditor();
-  const list = usePagedList('machineTypes', (start, size, machineType) => call(machineTypes.listMachineTypes, { start, size, machineType }));
+  const list = usePagedList('machineTypes', (start, size, machineType) =>
+    call(machineTypes.listMachineTypes, { start, size, machineType }),
+  );
   const [editing, setEditing] = useState<MachineType | null>();
 
   const columns: TableColumnsType<MachineType> = [
@@ -38,10 +40,22 @@ export default function MachineTypesView() {
         </Space>
       ),
     },
-    { title: t('machineTypes.state'), dataIndex: 'enable', render: (_, row) => <EnabledTag state={row.enable === '1' ? 1 : 0} /> },
-    { title: t('machineTypes.referenceCount'), dataIndex: 'referenceCount', render: (_, row) => <span data-testid="machine-type-references">{row.referenceCount}</span> },
+    {
+      title: t('machineTypes.state'),
+      dataIndex: 'enable',
+      render: (_, row) => <EnabledTag state={row.enable === '1' ? 1 : 0} />,
+    },
+    {
+      title: t('machineTypes.referenceCount'),
+      dataIndex: 'referenceCount',
+      render: (_, row) => <span data-testid="machine-type-references">{row.referenceCount}</span>,
+    },
     { title: t('machineTypes.createMan'), dataIndex: 'createMan' },
-    { title: t('machineTypes.creationDate'), dataIndex: 'creationDate', render: (_, row) => formatDateTime(row.creationDate) },
+    {
+      title: t('machineTypes.creationDate'),
+      dataIndex: 'creationDate',
+      render: (_, row) => formatDateTime(row.creationDate),
+    },
     ...(editor
       ? [
           operationsColumn<MachineType>(t('lists.operations'), (row) => (
@@ -52,9 +66,17 @@ export default function MachineTypesView() {
                 testId="row-delete"
                 danger
                 disabled={row.referenceCount !== 0}
-                title={row.referenceCount !== 0 ? t('machineTypes.deleteLocked', { count: row.referenceCount }) : undefined}
+                title={
+                  row.referenceCount !== 0
+                    ? t('machineTypes.deleteLocked', { count: row.referenceCount })
+                    : undefined
+                }
                 onClick={() =>
-                  confirm(t('lists.deleteConfirm', { name: row.machineType }), () => call(machineTypes.deleteMachineType, { machineTypeId: row.machineTypeId }), list.reload)
+                  confirm(
+                    t('lists.deleteConfirm', { name: row.machineType }),
+                    () => call(machineTypes.deleteMachineType, { machineTypeId: row.machineTypeId }),
+                    list.reload,
+                  )
                 }
               />
             </>
@@ -66,7 +88,12 @@ export default function MachineTypesView() {
   return (
     <Card title={t('machineTypes.title')}>
       {!editor && <CatalogReadOnlyNotice />}
-      <ListToolbar searchPlaceholder={t('machineTypes.searchName')} onSearch={list.search} onRefresh={list.refresh} onAdd={editor ? () => setEditing(null) : undefined} />
+      <ListToolbar
+        searchPlaceholder={t('machineTypes.searchName')}
+        onSearch={list.search}
+        onRefresh={list.refresh}
+        onAdd={editor ? () => setEditing(null) : undefined}
+      />
       <PagedTable<MachineType> rowKey="machineTypeId" columns={columns} list={list} />
       <MachineTypeModal machineType={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
     </Card>

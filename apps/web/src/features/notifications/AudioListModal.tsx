@@ -58,7 +58,9 @@ export function AudioListModal({ open, chosenId, onChoose, onChosenDeleted, onCl
       const body = new FormData();
       body.append('fileType', String(materials.MATERIAL_FILE_TYPES.audio));
       body.append('uiFile', file, file.name);
-      const reply = await uploadWithProgress(materials.insertMaterial, body, (sent) => setUploading({ name: file.name, percent: Math.floor(sent * 100) }));
+      const reply = await uploadWithProgress(materials.insertMaterial, body, (sent) =>
+        setUploading({ name: file.name, percent: Math.floor(sent * 100) }),
+      );
       void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
       setSelected(reply.dataObject.materialId);
       await reload();
@@ -70,11 +72,15 @@ export function AudioListModal({ open, chosenId, onChoose, onChosenDeleted, onCl
   };
 
   const remove = (row: Material) =>
-    confirm(t('notice.deleteAudioConfirm', { name: row.fileName }), () => call(materials.deleteMaterial, { materialId: row.materialId }), () => {
-      if (selected === row.materialId) setSelected(undefined);
-      if (chosenId === row.materialId) onChosenDeleted();
-      void reload();
-    });
+    confirm(
+      t('notice.deleteAudioConfirm', { name: row.fileName }),
+      () => call(materials.deleteMaterial, { materialId: row.materialId }),
+      () => {
+        if (selected === row.materialId) setSelected(undefined);
+        if (chosenId === row.materialId) onChosenDeleted();
+        void reload();
+      },
+    );
 
   const choose = () => {
     const material = list.data?.find((m) => m.materialId === selected);
@@ -88,12 +94,31 @@ export function AudioListModal({ open, chosenId, onChoose, onChosenDeleted, onCl
 
   const columns: TableColumnsType<Material> = [
     { title: t('notice.fileName'), dataIndex: 'fileName', ellipsis: true },
-    { title: t('notice.format'), dataIndex: 'format', width: 80, render: (_, row) => row.format.toUpperCase() },
-    { title: t('notice.fileSize'), dataIndex: 'fileSize', width: 100, render: (_, row) => formatFileSize(row.fileSize) },
-    { title: t('notice.uploadTime'), dataIndex: 'createTime', width: 170, render: (_, row) => formatDateTime(row.createTime) },
+    {
+      title: t('notice.format'),
+      dataIndex: 'format',
+      width: 80,
+      render: (_, row) => row.format.toUpperCase(),
+    },
+    {
+      title: t('notice.fileSize'),
+      dataIndex: 'fileSize',
+      width: 100,
+      render: (_, row) => formatFileSize(row.fileSize),
+    },
+    {
+      title: t('notice.uploadTime'),
+      dataIndex: 'createTime',
+      width: 170,
+      render: (_, row) => formatDateTime(row.createTime),
+    },
     operationsColumn(t('lists.operations'), (row) => (
       <>
-        <RowAction label={t('notice.preview')} testId="audio-preview-open" onClick={() => setPreviewing(row)} />
+        <RowAction
+          label={t('notice.preview')}
+          testId="audio-preview-open"
+          onClick={() => setPreviewing(row)}
+        />
         <RowAction label={t('lists.delete')} testId="audio-delete" danger onClick={() => remove(row)} />
       </>
     )),
@@ -113,15 +138,29 @@ export function AudioListModal({ open, chosenId, onChoose, onChosenDeleted, onCl
       destroyOnHidden
       modalRender={(node) => <div data-testid="audio-list">{node}</div>}
     >
-      <input ref={input} type="file" accept={AUDIO_ACCEPT} hidden onChange={(event) => void pick(event)} data-testid="audio-file" />
+      <input
+        ref={input}
+        type="file"
+        accept={AUDIO_ACCEPT}
+        hidden
+        onChange={(event) => void pick(event)}
+        data-testid="audio-file"
+      />
       <Space style={{ marginBottom: 12 }} wrap>
-        <Button icon={<UploadOutlined />} onClick={() => input.current?.click()} loading={uploading !== undefined} data-testid="audio-upload">
+        <Button
+          icon={<UploadOutlined />}
+          onClick={() => input.current?.click()}
+          loading={uploading !== undefined}
+          data-testid="audio-upload"
+        >
           {t('notice.upload')}
         </Button>
         <Button icon={<ReloadOutlined />} onClick={() => void reload()}>
           {t('lists.refresh')}
         </Button>
-        <Typography.Text type="secondary">{t('notice.uploadHint', { types: materials.AUDIO_FORMATS.join(', ') })}</Typography.Text>
+        <Typography.Text type="secondary">
+          {t('notice.uploadHint', { types: materials.AUDIO_FORMATS.join(', ') })}
+        </Typography.Text>
       </Space>
       {uploading && (
         <div data-testid="audio-upload-progress" style={{ marginBottom: 12 }}>

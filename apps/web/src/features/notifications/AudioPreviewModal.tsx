@@ -22,8 +22,18 @@ export function AudioPreviewModal({ material, onClose }: AudioPreviewModalProps)
     >
       {material && (
         <>
-          <Typography.Paragraph ellipsis={{ tooltip: material.fileName }}>{material.fileName}</Typography.Paragraph>
-          <audio key={material.materialId} src={materialFileUrl(material.materialId)} controls autoPlay preload="auto" style={{ width: '100%' }} data-testid="audio-player">
+          <Typography.Paragraph ellipsis={{ tooltip: material.fileName }}>
+            {material.fileName}
+          </Typography.Paragraph>
+          <audio
+            key={material.materialId}
+            src={materialFileUrl(material.materialId)}
+            controls
+            autoPlay
+            preload="auto"
+            style={{ width: '100%' }}
+            data-testid="audio-player"
+          >
             {t('notice.audioUnsupported')}
           </audio>
         </>

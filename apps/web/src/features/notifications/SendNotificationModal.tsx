@@ -10,7 +10,13 @@ import { CONTRACT_NS } from '../../i18n';
 import { testHook } from '../../lists/FormModal';
 import { AudioListModal } from './AudioListModal';
 import { DeliveryProgress } from './DeliveryProgress';
-import { AUDIO_CHOICES, NOTICE_DEFAULTS, toSendParams, type NoticeFormValues, type NoticeTarget } from './noticeForm';
+import {
+  AUDIO_CHOICES,
+  NOTICE_DEFAULTS,
+  toSendParams,
+  type NoticeFormValues,
+  type NoticeTarget,
+} from './noticeForm';
 
 export interface SendNotificationModalProps {
   /** One device, or the devices of these labels. */
@@ -19,7 +25,16 @@ export interface SendNotificationModalProps {
   onClose(): void;
 }
 
-const COLOR_PRESETS = ['#000000', '#ffffff', '#f5222d', '#fa8c16', '#fadb14', '#52c41a', '#1677ff', '#722ed1'];
+const COLOR_PRESETS = [
+  '#000000',
+  '#ffffff',
+  '#f5222d',
+  '#fa8c16',
+  '#fadb14',
+  '#52c41a',
+  '#1677ff',
+  '#722ed1',
+];
 const COUNTED_BY_WIDTH = {
   show: true,
   max: notifications.NOTICE_TITLE_MAX_WIDTH,
@@ -48,7 +63,8 @@ export function SendNotificationModal({ target, open, onClose }: SendNotificatio
   const [choosingAudio, setChoosingAudio] = useState(false);
   const [sending, setSending] = useState(false);
   const contractMessage = (key: string) => t(key, { ns: CONTRACT_NS });
-  const customAudio = level === notifications.NOTICE_LEVELS.emergency && audio === notifications.NOTICE_AUDIO.custom;
+  const customAudio =
+    level === notifications.NOTICE_LEVELS.emergency && audio === notifications.NOTICE_AUDIO.custom;
 
   const close = () => {
     setMaterial(undefined);
@@ -91,21 +107,52 @@ export function SendNotificationModal({ target, open, onClose }: SendNotificatio
       mask={{ closable: false }}
       destroyOnHidden
       modalRender={(node) => (
-        <Form<NoticeFormValues> form={form} layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 18 }} initialValues={NOTICE_DEFAULTS} clearOnDestroy onFinish={(values) => void send(values)}>
+        <Form<NoticeFormValues>
+          form={form}
+          layout="horizontal"
+          labelCol={{ span: 5 }}
+          wrapperCol={{ span: 18 }}
+          initialValues={NOTICE_DEFAULTS}
+          clearOnDestroy
+          onFinish={(values) => void send(values)}
+        >
           <div data-testid="notice-modal">{node}</div>
         </Form>
       )}
     >
-      <Form.Item name="title" label={t('notice.titleLabel')} rules={[schemaRule(notifications.noticeTitle, contractMessage)]} required>
-        <Input count={COUNTED_BY_WIDTH} placeholder={t('notice.titlePlaceholder')} data-testid="notice-title" />
+      <Form.Item
+        name="title"
+        label={t('notice.titleLabel')}
+        rules={[schemaRule(notifications.noticeTitle, contractMessage)]}
+        required
+      >
+        <Input
+          count={COUNTED_BY_WIDTH}
+          placeholder={t('notice.titlePlaceholder')}
+          data-testid="notice-title"
+        />
       </Form.Item>
-      <Form.Item name="text" label={t('notice.textLabel')} rules={[schemaRule(notifications.noticeText, contractMessage)]} required>
-        <Input.TextArea count={COUNTED_BY_LENGTH} rows={4} placeholder={t('notice.textPlaceholder')} data-testid="notice-text" />
+      <Form.Item
+        name="text"
+        label={t('notice.textLabel')}
+        rules={[schemaRule(notifications.noticeText, contractMessage)]}
+        required
+      >
+        <Input.TextArea
+          count={COUNTED_BY_LENGTH}
+          rows={4}
+          placeholder={t('notice.textPlaceholder')}
+          data-testid="notice-text"
+        />
       </Form.Item>
       <Form.Item name="level" label={t('notice.level')}>
         <Radio.Group data-testid="notice-level">
-          <Radio value={notifications.NOTICE_LEVELS.emergency} data-testid="notice-level-emergency">{t('notice.emergency')}</Radio>
-          <Radio value={notifications.NOTICE_LEVELS.ordinary} data-testid="notice-level-ordinary">{t('notice.ordinary')}</Radio>
+          <Radio value={notifications.NOTICE_LEVELS.emergency} data-testid="notice-level-emergency">
+            {t('notice.emergency')}
+          </Radio>
+          <Radio value={notifications.NOTICE_LEVELS.ordinary} data-testid="notice-level-ordinary">
+            {t('notice.ordinary')}
+          </Radio>
         </Radio.Group>
       </Form.Item>
       {level === notifications.NOTICE_LEVELS.emergency ? (
@@ -122,10 +169,19 @@ export function SendNotificationModal({ target, open, onClose }: SendNotificatio
           {customAudio && (
             <Form.Item label={t('notice.customAudio')} required>
               <Space>
-                <Button icon={<SoundOutlined />} onClick={() => setChoosingAudio(true)} data-testid="notice-choose-audio">
+                <Button
+                  icon={<SoundOutlined />}
+                  onClick={() => setChoosingAudio(true)}
+                  data-testid="notice-choose-audio"
+                >
                   {t('notice.chooseAudioButton')}
                 </Button>
-                <Typography.Text type={material ? undefined : 'secondary'} ellipsis style={{ maxWidth: 260 }} data-testid="notice-chosen-audio">
+                <Typography.Text
+                  type={material ? undefined : 'secondary'}
+                  ellipsis
+                  style={{ maxWidth: 260 }}
+                  data-testid="notice-chosen-audio"
+                >
                   {material ? material.fileName : t('notice.noAudioChosen')}
                 </Typography.Text>
               </Space>
@@ -136,21 +192,46 @@ export function SendNotificationModal({ target, open, onClose }: SendNotificatio
         <>
           <Form.Item name="position" label={t('notice.position')}>
             <Radio.Group>
-              <Radio value="top" data-testid="notice-position-top">{t('notice.top')}</Radio>
-              <Radio value="bottom" data-testid="notice-position-bottom">{t('notice.bottom')}</Radio>
+              <Radio value="top" data-testid="notice-position-top">
+                {t('notice.top')}
+              </Radio>
+              <Radio value="bottom" data-testid="notice-position-bottom">
+                {t('notice.bottom')}
+              </Radio>
             </Radio.Group>
           </Form.Item>
           <Form.Item
             name="times"
             label={t('notice.times')}
-            rules={[{ validator: async (_, value: unknown) => { if (!(typeof value === 'number' && value > 0)) throw new Error(contractMessage('notice.timesInvalid')); } }]}
+            rules={[
+              {
+                validator: async (_, value: unknown) => {
+                  if (!(typeof value === 'number' && value > 0))
+                    throw new Error(contractMessage('notice.timesInvalid'));
+                },
+              },
+            ]}
           >
-            <InputNumber min={1} max={notifications.NOTICE_MAX_TIMES} precision={0} data-testid="notice-times" />
+            <InputNumber
+              min={1}
+              max={notifications.NOTICE_MAX_TIMES}
+              precision={0}
+              data-testid="notice-times"
+            />
           </Form.Item>
         </>
       )}
-      <Form.Item name="color" label={t('notice.color')} getValueFromEvent={(value: { toHexString(): string }) => value.toHexString()}>
-        <ColorPicker disabledAlpha format="hex" presets={[{ label: t('notice.colorPresets'), colors: COLOR_PRESETS }]} showText />
+      <Form.Item
+        name="color"
+        label={t('notice.color')}
+        getValueFromEvent={(value: { toHexString(): string }) => value.toHexString()}
+      >
+        <ColorPicker
+          disabledAlpha
+          format="hex"
+          presets={[{ label: t('notice.colorPresets'), colors: COLOR_PRESETS }]}
+          showText
+        />
       </Form.Item>
       <AudioListModal
         open={choosingAudio}

@@ -3,7 +3,8 @@ import { audioFileProblem, formatFileSize } from './audioFile';
 
 describe('audio file checks before upload', () => {
   it('accepts the spec’s formats up to 20 MB', () => {
-    for (const name of ['a.mp3', 'b.WMA', 'c.wav', 'd.amr', 'e.aac', 'f.ogg', 'g.mp4', 'h.flac', 'i.ape']) expect(audioFileProblem({ name, size: 1000 })).toBeUndefined();
+    for (const name of ['a.mp3', 'b.WMA', 'c.wav', 'd.amr', 'e.aac', 'f.ogg', 'g.mp4', 'h.flac', 'i.ape'])
+      expect(audioFileProblem({ name, size: 1000 })).toBeUndefined();
     expect(audioFileProblem({ name: 'big.mp3', size: 20 * 1024 * 1024 })).toBeUndefined();
   });
 

@@ -7,7 +7,10 @@ export const AUDIO_ACCEPT = materials.AUDIO_FORMATS.map((format) => `.${format}`
  * The console's own check before an upload starts (spec 2: failed uploads are not sent): the
  * message key of the first problem, or undefined when the file may go.
  */
-export function audioFileProblem(file: { name: string; size: number }): 'deviceManage.FileFormat' | 'deviceManage.FileSize' | undefined {
+export function audioFileProblem(file: {
+  name: string;
+  size: number;
+}): 'deviceManage.FileFormat' | 'deviceManage.FileSize' | undefined {
   if (!materials.isAudioFileName(file.name)) return 'deviceManage.FileFormat';
   if (file.size > materials.AUDIO_MAX_BYTES) return 'deviceManage.FileSize';
   return undefined;

@@ -37,12 +37,31 @@ export const AUDIO_CHOICES = [
  * The form as /sendMessage/insert takes it: ordinary notifications carry position and play count
  * with materialType 1; emergency ones carry the voice, and the chosen audio when it is custom.
  */
-export function toSendParams(values: NoticeFormValues, target: NoticeTarget, materialId: number | undefined): ParamsOf<typeof notifications.sendMessage> {
+export function toSendParams(
+  values: NoticeFormValues,
+  target: NoticeTarget,
+  materialId: number | undefined,
+): ParamsOf<typeof notifications.sendMessage> {
   const where = 'deviceId' in target ? { deviceId: target.deviceId } : { tags: target.tagIds.join(',') };
-  const common = { title: values.title, text: values.text, color: values.color, level: values.level, ...where };
+  const common = {
+    title: values.title,
+    text: values.text,
+    color: values.color,
+    level: values.level,
+    ...where,
+  };
   if (values.level === notifications.NOTICE_LEVELS.ordinary) {
-    return { ...common, position: values.position, times: values.times, materialType: notifications.ORDINARY_MATERIAL_TYPE };
+    return {
+      ...common,
+      position: values.position,
+      times: values.times,
+      materialType: notifications.ORDINARY_MATERIAL_TYPE,
+    };
   }
   const custom = values.audio === notifications.NOTICE_AUDIO.custom;
-  return { ...common, materialType: values.audio, ...(custom && materialId !== undefined ? { materialId } : {}) };
+  return {
+    ...common,
+    materialType: values.audio,
+    ...(custom && materialId !== undefined ? { materialId } : {}),
+  };
 }

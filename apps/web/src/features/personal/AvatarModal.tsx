@@ -7,7 +7,13 @@ import { accounts } from '@panelfleet/contract';
 import { alreadyReported, upload } from '../../api/client';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { CONTRACT_NS } from '../../i18n';
-import { AVATAR_ACCEPT, AVATAR_EXTENSIONS, AVATAR_SIZE, isAllowedAvatarName, isWithinMaxSide } from './avatarFile';
+import {
+  AVATAR_ACCEPT,
+  AVATAR_EXTENSIONS,
+  AVATAR_SIZE,
+  isAllowedAvatarName,
+  isWithinMaxSide,
+} from './avatarFile';
 import { canvasToJpeg, cropToCanvas, loadImage } from './cropCanvas';
 
 interface AvatarModalProps {
@@ -33,7 +39,12 @@ export function AvatarModal({ open, onClose, onSaved }: AvatarModalProps) {
   const [preview, setPreview] = useState<string>();
   const [saving, setSaving] = useState(false);
 
-  useEffect(() => () => { if (picked) URL.revokeObjectURL(picked.url); }, [picked]);
+  useEffect(
+    () => () => {
+      if (picked) URL.revokeObjectURL(picked.url);
+    },
+    [picked],
+  );
   useEffect(() => {
     if (picked && area) setPreview(cropToCanvas(picked.image, area).toDataURL('image/jpeg'));
   }, [picked, area]);
@@ -102,15 +113,33 @@ export function AvatarModal({ open, onClose, onSaved }: AvatarModalProps) {
       destroyOnHidden
       modalRender={(node) => <div data-testid="avatar-modal">{node}</div>}
     >
-      <input ref={input} type="file" accept={AVATAR_ACCEPT} hidden onChange={(event) => void choose(event)} data-testid="avatar-file" />
+      <input
+        ref={input}
+        type="file"
+        accept={AVATAR_ACCEPT}
+        hidden
+        onChange={(event) => void choose(event)}
+        data-testid="avatar-file"
+      />
       <Space style={{ marginBottom: 12 }}>
         <Button icon={<UploadOutlined />} onClick={() => input.current?.click()}>
           {t('personal.chooseImage')}
         </Button>
-        <Typography.Text type="secondary">{t('personal.avatarHint', { types: AVATAR_EXTENSIONS.join(', ') })}</Typography.Text>
+        <Typography.Text type="secondary">
+          {t('personal.avatarHint', { types: AVATAR_EXTENSIONS.join(', ') })}
+        </Typography.Text>
       </Space>
       <div style={{ display: 'flex', gap: 16 }}>
-        <div style={{ position: 'relative', flex: 1, height: 300, background: '#333', borderRadius: 6, overflow: 'hidden' }}>
+        <div
+          style={{
+            position: 'relative',
+            flex: 1,
+            height: 300,
+            background: '#333',
+            borderRadius: 6,
+            overflow: 'hidden',
+          }}
+        >
           {picked && (
             <Cropper
               image={picked.url}
@@ -126,14 +155,40 @@ export function AvatarModal({ open, onClose, onSaved }: AvatarModalProps) {
         </div>
         <div style={{ width: AVATAR_SIZE, textAlign: 'center' }}>
           <Typography.Text type="secondary">{t('personal.preview')}</Typography.Text>
-          <div style={{ width: AVATAR_SIZE, height: AVATAR_SIZE, marginTop: 8, border: '1px solid #d9d9d9', borderRadius: 6, overflow: 'hidden', background: '#fafafa' }}>
-            {preview && <img src={preview} alt={t('personal.preview')} width={AVATAR_SIZE} height={AVATAR_SIZE} data-testid="avatar-preview" />}
+          <div
+            style={{
+              width: AVATAR_SIZE,
+              height: AVATAR_SIZE,
+              marginTop: 8,
+              border: '1px solid #d9d9d9',
+              borderRadius: 6,
+              overflow: 'hidden',
+              background: '#fafafa',
+            }}
+          >
+            {preview && (
+              <img
+                src={preview}
+                alt={t('personal.preview')}
+                width={AVATAR_SIZE}
+                height={AVATAR_SIZE}
+                data-testid="avatar-preview"
+              />
+            )}
           </div>
         </div>
       </div>
       <div style={{ display: 'flex', alignItems: 'center', gap: 12, marginTop: 12 }}>
         <Typography.Text>{t('personal.zoom')}</Typography.Text>
-        <Slider min={1} max={4} step={0.05} value={zoom} onChange={setZoom} disabled={!picked} style={{ flex: 1, maxWidth: 300 }} />
+        <Slider
+          min={1}
+          max={4}
+          step={0.05}
+          value={zoom}
+          onChange={setZoom}
+          disabled={!picked}
+          style={{ flex: 1, maxWidth: 300 }}
+        />
       </div>
     </Modal>
   );

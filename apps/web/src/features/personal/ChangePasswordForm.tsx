@@ -27,14 +27,25 @@ export function ChangePasswordForm() {
       // The old password may predate today's rule: it is only required.
       userPass: [passwordRule(translate, 'modifyPsw.emptyPsw', false)],
       userNewPass: [passwordRule(translate, 'modifyPsw.emptyPsw')],
-      userNewPass1: [confirmationRule(translate, () => form.getFieldValue('userNewPass'), 'modifyPsw.emptyPsw', 'modifyPsw.differPsw')],
+      userNewPass1: [
+        confirmationRule(
+          translate,
+          () => form.getFieldValue('userNewPass'),
+          'modifyPsw.emptyPsw',
+          'modifyPsw.differPsw',
+        ),
+      ],
     };
   }, [t, form]);
 
   const save = async (values: PasswordValues) => {
     setSaving(true);
     try {
-      const reply = await call(accounts.updatePassword, { userPass: md5(values.userPass), userNewPass: md5(values.userNewPass), userNewPass1: md5(values.userNewPass1) });
+      const reply = await call(accounts.updatePassword, {
+        userPass: md5(values.userPass),
+        userNewPass: md5(values.userNewPass),
+        userNewPass1: md5(values.userNewPass1),
+      });
       void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
       form.resetFields();
     } catch (error) {
@@ -45,14 +56,27 @@ export function ChangePasswordForm() {
   };
 
   return (
-    <Form<PasswordValues> form={form} labelCol={{ span: 6 }} wrapperCol={{ span: 14 }} onFinish={save} style={{ maxWidth: 640 }} data-testid="change-password">
+    <Form<PasswordValues>
+      form={form}
+      labelCol={{ span: 6 }}
+      wrapperCol={{ span: 14 }}
+      onFinish={save}
+      style={{ maxWidth: 640 }}
+      data-testid="change-password"
+    >
       <Form.Item name="userPass" label={t('personal.oldPassword')} rules={rules.userPass} required>
         <Input.Password autoComplete="current-password" />
       </Form.Item>
       <Form.Item name="userNewPass" label={t('personal.newPassword')} rules={rules.userNewPass} required>
         <Input.Password autoComplete="new-password" placeholder={t('registration.passwordHint')} />
       </Form.Item>
-      <Form.Item name="userNewPass1" label={t('personal.confirmPassword')} rules={rules.userNewPass1} dependencies={['userNewPass']} required>
+      <Form.Item
+        name="userNewPass1"
+        label={t('personal.confirmPassword')}
+        rules={rules.userNewPass1}
+        dependencies={['userNewPass']}
+        required
+      >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Form.Item wrapperCol={{ offset: 6, span: 14 }}>

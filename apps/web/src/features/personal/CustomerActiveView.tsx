@@ -21,7 +21,13 @@ export default function CustomerActiveView() {
       ) : (
         <Skeleton active paragraph={{ rows: 1 }} />
       )}
-      <Button type="primary" icon={<MailOutlined />} loading={activation.sending} onClick={() => void activation.send()} data-testid="send-activation">
+      <Button
+        type="primary"
+        icon={<MailOutlined />}
+        loading={activation.sending}
+        onClick={() => void activation.send()}
+        data-testid="send-activation"
+      >
         {activation.sentOnce ? t('personal.sendAgain') : t('personal.activateNow')}
       </Button>
       {activation.sendingModal}

@@ -36,7 +36,9 @@ export function EditPersonalModal({ open, userId, current, onClose, onSaved }: E
       open={open}
       form={form}
       initialValues={current}
-      submit={(values) => call(accounts.updatePersonal, { userId, email: values.email.trim(), phone: values.phone.trim() })}
+      submit={(values) =>
+        call(accounts.updatePersonal, { userId, email: values.email.trim(), phone: values.phone.trim() })
+      }
       onClose={onClose}
       onSaved={onSaved}
       testId="personal-edit"

@@ -26,7 +26,10 @@ export default function PersonCenterView() {
       {!info ? (
         <Skeleton active avatar paragraph={{ rows: 4 }} />
       ) : (
-        <div style={{ display: 'flex', gap: 32, flexWrap: 'wrap', alignItems: 'flex-start' }} data-testid="personal-block">
+        <div
+          style={{ display: 'flex', gap: 32, flexWrap: 'wrap', alignItems: 'flex-start' }}
+          data-testid="personal-block"
+        >
           <Space orientation="vertical" align="center">
             <Avatar
               size={120}
@@ -36,11 +39,20 @@ export default function PersonCenterView() {
               alt={t('personal.avatar')}
               data-testid="avatar-image"
             />
-            <Button size="small" icon={<CameraOutlined />} onClick={() => setChoosingAvatar(true)} data-testid="avatar-edit">
+            <Button
+              size="small"
+              icon={<CameraOutlined />}
+              onClick={() => setChoosingAvatar(true)}
+              data-testid="avatar-edit"
+            >
               {t('personal.changeAvatar')}
             </Button>
           </Space>
-          <Descriptions column={1} style={{ flex: 1, minWidth: 320, maxWidth: 640 }} styles={{ label: { width: 160 } }}>
+          <Descriptions
+            column={1}
+            style={{ flex: 1, minWidth: 320, maxWidth: 640 }}
+            styles={{ label: { width: 160 } }}
+          >
             <Descriptions.Item label={t('personal.userName')}>{info.userName}</Descriptions.Item>
             <Descriptions.Item label={t('personal.companyName')}>{info.companyName}</Descriptions.Item>
             <Descriptions.Item label={t('personal.email')}>{info.email}</Descriptions.Item>

@@ -3,11 +3,13 @@ import { AVATAR_ACCEPT, avatarUrl, isAllowedAvatarName, isWithinMaxSide } from '
 
 describe('avatar files', () => {
   it('accepts gif, jpg, jpeg, png and bmp in any case', () => {
-    for (const name of ['a.gif', 'b.JPG', 'c.jpeg', 'd.Png', 'e.bmp', 'x.y.png']) expect(isAllowedAvatarName(name), name).toBe(true);
+    for (const name of ['a.gif', 'b.JPG', 'c.jpeg', 'd.Png', 'e.bmp', 'x.y.png'])
+      expect(isAllowedAvatarName(name), name).toBe(true);
   });
 
   it('refuses other types and names without an extension', () => {
-    for (const name of ['a.webp', 'b.svg', 'png', 'c.png.exe', '']) expect(isAllowedAvatarName(name), name).toBe(false);
+    for (const name of ['a.webp', 'b.svg', 'png', 'c.png.exe', ''])
+      expect(isAllowedAvatarName(name), name).toBe(false);
   });
 
   it('limits each side to 4000 px', () => {

@@ -10,7 +10,8 @@ export function isAllowedAvatarName(fileName: string): boolean {
   return (AVATAR_EXTENSIONS as readonly string[]).includes(fileName.slice(dot + 1).toLowerCase());
 }
 
-export const isWithinMaxSide = (width: number, height: number) => width <= MAX_AVATAR_SIDE && height <= MAX_AVATAR_SIDE;
+export const isWithinMaxSide = (width: number, height: number) =>
+  width <= MAX_AVATAR_SIDE && height <= MAX_AVATAR_SIDE;
 
 /** The avatar image address; the stamp makes the browser fetch a new upload. */
 export const avatarUrl = (stamp: number) => `/platform/user/avatar?v=${stamp}`;

@@ -16,7 +16,11 @@ export function cropToCanvas(image: HTMLImageElement, area: Area): HTMLCanvasEle
 
 export const canvasToJpeg = (canvas: HTMLCanvasElement): Promise<Blob> =>
   new Promise((resolve, reject) => {
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the crop could not be encoded as jpg'))), 'image/jpeg', 0.92);
+    canvas.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error('the crop could not be encoded as jpg'))),
+      'image/jpeg',
+      0.92,
+    );
   });
 
 export const loadImage = (src: string): Promise<HTMLImageElement> =>

@@ -7,4 +7,8 @@ export const PERSONAL_QUERY_KEY = [...SESSION_QUERY_KEY, 'personal'] as const;
 
 /** The signed-in user's own record (name, company, e-mail, phone, avatar, activation state). */
 export const usePersonalInfo = () =>
-  useQuery({ queryKey: PERSONAL_QUERY_KEY, queryFn: () => call(auth.selectUser, {}), select: (reply) => reply.dataObject });
+  useQuery({
+    queryKey: PERSONAL_QUERY_KEY,
+    queryFn: () => call(auth.selectUser, {}),
+    select: (reply) => reply.dataObject,
+  });

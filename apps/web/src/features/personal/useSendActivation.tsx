@@ -20,15 +20,25 @@ export function useSendActivation() {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // Only a fail reply is left to us (quietFail); the others went to the error pages.
-      if (error.kind === 'fail') modal.error({ title: t('common.tips'), content: error.hhtMsg, okText: t('common.ok') });
+      if (error.kind === 'fail')
+        modal.error({ title: t('common.tips'), content: error.hhtMsg, okText: t('common.ok') });
     } finally {
       setSending(false);
     }
   };
 
   const sendingModal = (
-    <Modal open={sending} title={t('personal.sendingTitle')} closable={false} mask={{ closable: false }} footer={null}>
-      <div data-testid="sending-email" style={{ display: 'flex', alignItems: 'center', gap: 16, padding: '16px 0' }}>
+    <Modal
+      open={sending}
+      title={t('personal.sendingTitle')}
+      closable={false}
+      mask={{ closable: false }}
+      footer={null}
+    >
+      <div
+        data-testid="sending-email"
+        style={{ display: 'flex', alignItems: 'center', gap: 16, padding: '16px 0' }}
+      >
         <Spin />
         <span>{t('personal.sending')}</span>
       </div>

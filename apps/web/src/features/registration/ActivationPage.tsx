@@ -10,7 +10,11 @@ import { SignInLink, StandaloneFrame } from './StandaloneFrame';
 export default function ActivationPage() {
   const { t } = useTranslation();
   const [search] = useSearchParams();
-  const link = { userName: search.get('userName') ?? '', time: search.get('time') ?? '', token: search.get('token') ?? '' };
+  const link = {
+    userName: search.get('userName') ?? '',
+    time: search.get('time') ?? '',
+    token: search.get('token') ?? '',
+  };
   const activation = useQuery({
     queryKey: ['activation', link.userName, link.time, link.token],
     queryFn: () => call(accounts.userActivation, link, { quietFail: true }),
@@ -19,9 +23,18 @@ export default function ActivationPage() {
 
   let body = <Spin style={{ display: 'block', margin: '24px auto' }} />;
   if (activation.data) {
-    body = <Result status="success" title={activation.data.hhtMsg || t('registration.activated')} extra={<SignInLink />} />;
+    body = (
+      <Result
+        status="success"
+        title={activation.data.hhtMsg || t('registration.activated')}
+        extra={<SignInLink />}
+      />
+    );
   } else if (activation.isError) {
-    const message = activation.error instanceof ApiError && activation.error.hhtMsg ? activation.error.hhtMsg : t('registration.activationFailed');
+    const message =
+      activation.error instanceof ApiError && activation.error.hhtMsg
+        ? activation.error.hhtMsg
+        : t('registration.activationFailed');
     body = <Result status="error" title={message} extra={<SignInLink />} />;
   }
   return (

@@ -33,7 +33,12 @@ export default function FindPasswordPage() {
     setSending(true);
     try {
       const reply = await call(accounts.forgetPassword, { email: email.trim() });
-      modal.success({ title: t('common.tips'), content: reply.hhtMsg, okText: t('common.ok'), onOk: () => form.resetFields() });
+      modal.success({
+        title: t('common.tips'),
+        content: reply.hhtMsg,
+        okText: t('common.ok'),
+        onOk: () => form.resetFields(),
+      });
     } catch (error) {
       alreadyReported(error);
     } finally {

@@ -31,7 +31,10 @@ export default function RegisterPage() {
   const navigate = useNavigate();
   const [form] = Form.useForm<RegisterValues>();
   const [submitting, setSubmitting] = useState(false);
-  const salespeople = useQuery({ queryKey: ['salespeopleOnJob'], queryFn: () => call(accounts.selectSale, {}) });
+  const salespeople = useQuery({
+    queryKey: ['salespeopleOnJob'],
+    queryFn: () => call(accounts.selectSale, {}),
+  });
 
   const rules = useMemo(() => {
     const translate = (key: string) => t(key, { ns: CONTRACT_NS });
@@ -43,7 +46,14 @@ export default function RegisterPage() {
       phone: [schemaRule(fields.phone, translate)],
       email: [schemaRule(fields.email, translate)],
       userPass: [passwordRule(translate, 'register.contentNull')],
-      secondPassword: [confirmationRule(translate, () => form.getFieldValue('userPass'), 'register.contentNull', 'register.difference')],
+      secondPassword: [
+        confirmationRule(
+          translate,
+          () => form.getFieldValue('userPass'),
+          'register.contentNull',
+          'register.difference',
+        ),
+      ],
     };
   }, [t, form]);
 
@@ -75,8 +85,19 @@ export default function RegisterPage() {
 
   return (
     <StandaloneFrame page="register" title={t('pages.register')} width={560}>
-      <Form<RegisterValues> form={form} labelCol={{ span: 7 }} wrapperCol={{ span: 17 }} onFinish={register} autoComplete="off">
-        <Form.Item name="companyName" label={t('registration.companyName')} rules={rules.companyName} required>
+      <Form<RegisterValues>
+        form={form}
+        labelCol={{ span: 7 }}
+        wrapperCol={{ span: 17 }}
+        onFinish={register}
+        autoComplete="off"
+      >
+        <Form.Item
+          name="companyName"
+          label={t('registration.companyName')}
+          rules={rules.companyName}
+          required
+        >
           <Input />
         </Form.Item>
         <Form.Item name="saleName" label={t('registration.salesperson')} rules={rules.saleName} required>
@@ -103,7 +124,13 @@ export default function RegisterPage() {
         <Form.Item name="userPass" label={t('registration.password')} rules={rules.userPass} required>
           <Input.Password autoComplete="new-password" placeholder={t('registration.passwordHint')} />
         </Form.Item>
-        <Form.Item name="secondPassword" label={t('registration.secondPassword')} rules={rules.secondPassword} dependencies={['userPass']} required>
+        <Form.Item
+          name="secondPassword"
+          label={t('registration.secondPassword')}
+          rules={rules.secondPassword}
+          dependencies={['userPass']}
+          required
+        >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Form.Item wrapperCol={{ offset: 7, span: 17 }}>

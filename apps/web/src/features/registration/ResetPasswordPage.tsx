@@ -24,7 +24,11 @@ export default function ResetPasswordPage() {
   const [search] = useSearchParams();
   const [form] = Form.useForm<ResetValues>();
   const [saving, setSaving] = useState(false);
-  const link = { email: search.get('email') ?? '', uuid: search.get('uuid') ?? '', token: search.get('token') ?? '' };
+  const link = {
+    email: search.get('email') ?? '',
+    uuid: search.get('uuid') ?? '',
+    token: search.get('token') ?? '',
+  };
   const check = useQuery({
     queryKey: ['resetLink', link.email, link.uuid, link.token],
     queryFn: () => call(accounts.verificationEmail, link, { quietFail: true }),
@@ -35,15 +39,31 @@ export default function ResetPasswordPage() {
     const translate = (key: string) => t(key, { ns: CONTRACT_NS });
     return {
       password: [passwordRule(translate, 'forgetPsw.emptyPsw')],
-      secondPassword: [confirmationRule(translate, () => form.getFieldValue('password'), 'forgetPsw.emptyPsw', 'forgetPsw.difference')],
+      secondPassword: [
+        confirmationRule(
+          translate,
+          () => form.getFieldValue('password'),
+          'forgetPsw.emptyPsw',
+          'forgetPsw.difference',
+        ),
+      ],
     };
   }, [t, form]);
 
   const reset = async (values: ResetValues) => {
     setSaving(true);
     try {
-      const reply = await call(accounts.resetPassword, { ...link, password: md5(values.password), secondPassword: md5(values.secondPassword) });
-      modal.success({ title: t('common.tips'), content: reply.hhtMsg, okText: t('registration.toSignIn'), onOk: () => navigate(PATHS.login) });
+      const reply = await call(accounts.resetPassword, {
+        ...link,
+        password: md5(values.password),
+        secondPassword: md5(values.secondPassword),
+      });
+      modal.success({
+        title: t('common.tips'),
+        content: reply.hhtMsg,
+        okText: t('registration.toSignIn'),
+        onOk: () => navigate(PATHS.login),
+      });
     } catch (error) {
       alreadyReported(error);
     } finally {
@@ -51,7 +71,9 @@ export default function ResetPasswordPage() {
     }
   };
 
-  const failure = check.isError ? (check.error instanceof ApiError && check.error.hhtMsg) || t('registration.invalidLink') : undefined;
+  const failure = check.isError
+    ? (check.error instanceof ApiError && check.error.hhtMsg) || t('registration.invalidLink')
+    : undefined;
   return (
     <StandaloneFrame page="forgetpassword" title={t('pages.forgetpassword')}>
       {check.isLoading && <Spin style={{ display: 'block', margin: '24px auto' }} />}
@@ -73,7 +95,13 @@ export default function ResetPasswordPage() {
       <div style={{ textAlign: 'center' }}>
         <SignInLink />
       </div>
-      <Modal open={failure !== undefined} title={t('common.tips')} closable={false} mask={{ closable: false }} footer={<SignInLink />}>
+      <Modal
+        open={failure !== undefined}
+        title={t('common.tips')}
+        closable={false}
+        mask={{ closable: false }}
+        footer={<SignInLink />}
+      >
         <div data-testid="reset-link-failure">{failure}</div>
       </Modal>
     </StandaloneFrame>

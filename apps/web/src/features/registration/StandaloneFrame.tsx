@@ -18,13 +18,37 @@ interface StandaloneFrameProps {
 export function StandaloneFrame({ page, title, width = 480, children }: StandaloneFrameProps) {
   const { skin } = usePreferences();
   return (
-    <div data-page={page} style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', background: `linear-gradient(135deg, ${skin.color} 0%, #0b1a33 100%)` }}>
+    <div
+      data-page={page}
+      style={{
+        minHeight: '100vh',
+        display: 'flex',
+        flexDirection: 'column',
+        background: `linear-gradient(135deg, ${skin.color} 0%, #0b1a33 100%)`,
+      }}
+    >
       <div style={{ display: 'flex', justifyContent: 'flex-end', padding: '12px 24px' }}>
         <LanguageSwitch color="#fff" />
       </div>
-      <div style={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', padding: '0 16px 48px' }}>
+      <div
+        style={{
+          flex: 1,
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          padding: '0 16px 48px',
+        }}
+      >
         <Card style={{ width, maxWidth: '100%' }}>
-          <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 12, marginBottom: 24 }}>
+          <div
+            style={{
+              display: 'flex',
+              alignItems: 'center',
+              justifyContent: 'center',
+              gap: 12,
+              marginBottom: 24,
+            }}
+          >
             <Logo size={32} color={skin.color} />
             <Typography.Title level={4} style={{ margin: 0 }}>
               {title}

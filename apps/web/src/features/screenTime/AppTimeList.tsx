@@ -7,7 +7,16 @@ interface AppTimeListProps {
   emptyText: string;
 }
 
-const AVATAR_COLORS = ['#1677ff', '#13c2c2', '#52c41a', '#fa8c16', '#eb2f96', '#722ed1', '#2f54eb', '#faad14'];
+const AVATAR_COLORS = [
+  '#1677ff',
+  '#13c2c2',
+  '#52c41a',
+  '#fa8c16',
+  '#eb2f96',
+  '#722ed1',
+  '#2f54eb',
+  '#faad14',
+];
 
 /** Panels report an icon name, not an image: each app gets a coloured initial, stable per package. */
 function colorOf(packageName: string) {
@@ -29,11 +38,28 @@ export function AppTimeList({ apps, format, emptyText }: AppTimeListProps) {
       renderItem={(app) => (
         <List.Item data-testid="screen-time-app" data-package={app.packageName}>
           <List.Item.Meta
-            avatar={<Avatar style={{ background: colorOf(app.packageName) }}>{app.appName.slice(0, 1).toUpperCase()}</Avatar>}
+            avatar={
+              <Avatar style={{ background: colorOf(app.packageName) }}>
+                {app.appName.slice(0, 1).toUpperCase()}
+              </Avatar>
+            }
             title={<Typography.Text ellipsis>{app.appName}</Typography.Text>}
-            description={<Progress percent={(app.totalTime / longest) * 100} status="normal" showInfo={false} size="small" />}
+            description={
+              <Progress
+                percent={(app.totalTime / longest) * 100}
+                status="normal"
+                showInfo={false}
+                size="small"
+              />
+            }
           />
-          <Typography.Text strong style={{ minWidth: 110, textAlign: 'right' }} data-testid="screen-time-app-duration">{format(app.totalTime)}</Typography.Text>
+          <Typography.Text
+            strong
+            style={{ minWidth: 110, textAlign: 'right' }}
+            data-testid="screen-time-app-duration"
+          >
+            {format(app.totalTime)}
+          </Typography.Text>
         </List.Item>
       )}
     />

@@ -34,15 +34,36 @@ function ScreenTimePanel({ deviceKey, sign }: { deviceKey: string; sign: Sign })
       <div data-testid={`screen-time-${sign}`} style={{ minHeight: 360 }}>
         <Space align="start" style={{ width: '100%', justifyContent: 'space-between', marginBottom: 12 }}>
           <Space size={40}>
-            <Statistic title={t('screenTime.screenOn')} value={data ? format(data.RtpDeviceTime.totalTime) : '-'} data-testid="screen-time-total" />
-            <Statistic title={t('screenTime.appsTotal')} value={data ? format(data.RtpAppTotalTime) : '-'} data-testid="screen-time-apps-total" />
+            <Statistic
+              title={t('screenTime.screenOn')}
+              value={data ? format(data.RtpDeviceTime.totalTime) : '-'}
+              data-testid="screen-time-total"
+            />
+            <Statistic
+              title={t('screenTime.appsTotal')}
+              value={data ? format(data.RtpAppTotalTime) : '-'}
+              data-testid="screen-time-apps-total"
+            />
           </Space>
-          <Button icon={<ReloadOutlined />} onClick={() => setAskedAt(Date.now())} data-testid="screen-time-refresh">
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => setAskedAt(Date.now())}
+            data-testid="screen-time-refresh"
+          >
             {t('lists.refresh')}
           </Button>
         </Space>
-        <Typography.Text type="secondary">{t(sign === 'day' ? 'screenTime.scaleDay' : 'screenTime.scaleRecent', { share: data ? Math.round((data.RtpDeviceTime.totalTime / scale) * 100) : 0 })}</Typography.Text>
-        <Progress percent={data ? (data.RtpDeviceTime.totalTime / scale) * 100 : 0} showInfo={false} size="small" style={{ marginBottom: 12 }} />
+        <Typography.Text type="secondary">
+          {t(sign === 'day' ? 'screenTime.scaleDay' : 'screenTime.scaleRecent', {
+            share: data ? Math.round((data.RtpDeviceTime.totalTime / scale) * 100) : 0,
+          })}
+        </Typography.Text>
+        <Progress
+          percent={data ? (data.RtpDeviceTime.totalTime / scale) * 100 : 0}
+          showInfo={false}
+          size="small"
+          style={{ marginBottom: 12 }}
+        />
         {data && (
           <SlotChart
             sign={sign}
@@ -50,7 +71,9 @@ function ScreenTimePanel({ deviceKey, sign }: { deviceKey: string; sign: Sign })
             describe={(slot) => `${slotLabel(sign, slot.startTime)} · ${format(slot.totalTime)}`}
           />
         )}
-        <Typography.Title level={5} style={{ marginTop: 16 }}>{t('screenTime.byApp')}</Typography.Title>
+        <Typography.Title level={5} style={{ marginTop: 16 }}>
+          {t('screenTime.byApp')}
+        </Typography.Title>
         {data && <AppTimeList apps={data.RtpAppTime} format={format} emptyText={t('screenTime.noUsage')} />}
       </div>
     </Spin>
@@ -73,8 +96,16 @@ export function ScreenTimeModal({ deviceKey, deviceName, open, onClose }: Screen
       <Tabs
         destroyOnHidden
         items={[
-          { key: 'day', label: <span data-testid="screen-time-tab-day">{t('screenTime.today')}</span>, children: <ScreenTimePanel deviceKey={deviceKey} sign="day" /> },
-          { key: 'recent', label: <span data-testid="screen-time-tab-recent">{t('screenTime.recent')}</span>, children: <ScreenTimePanel deviceKey={deviceKey} sign="recent" /> },
+          {
+            key: 'day',
+            label: <span data-testid="screen-time-tab-day">{t('screenTime.today')}</span>,
+            children: <ScreenTimePanel deviceKey={deviceKey} sign="day" />,
+          },
+          {
+            key: 'recent',
+            label: <span data-testid="screen-time-tab-recent">{t('screenTime.recent')}</span>,
+            children: <ScreenTimePanel deviceKey={deviceKey} sign="recent" />,
+          },
         ]}
       />
     </Modal>

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { durationParts, formatDuration } from './duration';
 
-const words: Record<string, string> = { 'screenTime.underMinute': '<1 min', 'screenTime.days': '{{count}} d', 'screenTime.hours': '{{count}} h', 'screenTime.minutes': '{{count}} min', 'screenTime.separator': ' ' };
+const words: Record<string, string> = {
+  'screenTime.underMinute': '<1 min',
+  'screenTime.days': '{{count}} d',
+  'screenTime.hours': '{{count}} h',
+  'screenTime.minutes': '{{count}} min',
+  'screenTime.separator': ' ',
+};
 const t = (key: string, vars: Record<string, number>) => words[key]!.replace('{{count}}', String(vars.count));
 
 describe('durations as days, hours and minutes', () => {

@@ -11,7 +11,11 @@ export interface DurationParts {
 /** Whole days, hours and minutes of a duration in ms (seconds are dropped). */
 export function durationParts(ms: number): DurationParts {
   const total = Math.max(0, Math.floor(ms / MINUTE)) * MINUTE;
-  return { days: Math.floor(total / DAY), hours: Math.floor((total % DAY) / HOUR), minutes: Math.floor((total % HOUR) / MINUTE) };
+  return {
+    days: Math.floor(total / DAY),
+    hours: Math.floor((total % DAY) / HOUR),
+    minutes: Math.floor((total % HOUR) / MINUTE),
+  };
 }
 
 /**

@@ -13,6 +13,8 @@ describe('screen-time ranges', () => {
   it('asks for six days plus today from local midnight for recent, within what the server allows', () => {
     const range = rangeOf('recent', now);
     expect(dayjs(range.startTime).format('YYYY-MM-DD HH:mm')).toBe('2026-03-04 00:00');
-    expect(screenTime.selectRptTimeParams.safeParse({ ...range, sign: 'recent', deviceKey: 'E2E-00001' }).success).toBe(true);
+    expect(
+      screenTime.selectRptTimeParams.safeParse({ ...range, sign: 'recent', deviceKey: 'E2E-00001' }).success,
+    ).toBe(true);
   });
 });

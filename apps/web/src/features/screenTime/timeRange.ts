@@ -13,4 +13,5 @@ export function rangeOf(sign: Sign, now: number): { startTime: number; endTime: 
 }
 
 /** The label under a slot's bar: its hour for today, its date for recent. */
-export const slotLabel = (sign: Sign, startTime: number) => dayjs(startTime).format(sign === 'day' ? 'HH:00' : 'MM-DD');
+export const slotLabel = (sign: Sign, startTime: number) =>
+  dayjs(startTime).format(sign === 'day' ? 'HH:00' : 'MM-DD');

@@ -44,7 +44,10 @@ export default function ActiveServerPage() {
   } else if (check.data) {
     body = <LicenseForm mode={check.data} />;
   } else if (check.isError) {
-    const message = check.error instanceof ApiError && check.error.hhtMsg ? check.error.hhtMsg : t('serverLicense.checkFailed');
+    const message =
+      check.error instanceof ApiError && check.error.hhtMsg
+        ? check.error.hhtMsg
+        : t('serverLicense.checkFailed');
     body = <Result status="error" title={message} extra={<SignInLink />} />;
   }
   return (
@@ -59,14 +62,19 @@ function LicenseForm({ mode }: { mode: Exclude<LicenseState, 'active'> }) {
   const navigate = useNavigate();
   const [submitting, setSubmitting] = useState(false);
   const [activated, setActivated] = useState(false);
-  const rules = useMemo(() => [schemaRule(servers.registerLicense.params.shape.license, (key) => t(key, { ns: CONTRACT_NS }))], [t]);
+  const rules = useMemo(
+    () => [schemaRule(servers.registerLicense.params.shape.license, (key) => t(key, { ns: CONTRACT_NS }))],
+    [t],
+  );
   const backToSignIn = useCallback(() => navigate(PATHS.login), [navigate]);
   const secondsLeft = useCountdown(ACTIVATION_COUNTDOWN_SECONDS, activated, backToSignIn);
 
   const activate = async ({ license }: { license: string }) => {
     setSubmitting(true);
     try {
-      await call(mode === 'firstActivation' ? servers.registerLicense : servers.activationServer, { license: license.trim() });
+      await call(mode === 'firstActivation' ? servers.registerLicense : servers.activationServer, {
+        license: license.trim(),
+      });
       setActivated(true);
     } catch (error) {
       // The fail notice has been shown; the form stays for another try.
@@ -89,7 +97,13 @@ function LicenseForm({ mode }: { mode: Exclude<LicenseState, 'active'> }) {
       />
       <Form<{ license: string }> size="large" initialValues={{ license: '' }} onFinish={activate}>
         <Form.Item name="license" rules={rules}>
-          <Input prefix={<KeyOutlined />} placeholder={t('serverLicense.license')} autoComplete="off" autoFocus data-testid="license-input" />
+          <Input
+            prefix={<KeyOutlined />}
+            placeholder={t('serverLicense.license')}
+            autoComplete="off"
+            autoFocus
+            data-testid="license-input"
+          />
         </Form.Item>
         <Form.Item>
           <Button type="primary" htmlType="submit" block loading={submitting} data-testid="license-submit">
@@ -98,11 +112,23 @@ function LicenseForm({ mode }: { mode: Exclude<LicenseState, 'active'> }) {
         </Form.Item>
       </Form>
       <SignInLink />
-      <Modal open={activated} closable={false} maskClosable={false} keyboard={false} footer={null} centered width={400}>
+      <Modal
+        open={activated}
+        closable={false}
+        maskClosable={false}
+        keyboard={false}
+        footer={null}
+        centered
+        width={400}
+      >
         <Result
           status="success"
           title={t('serverLicense.activatedTitle')}
-          subTitle={<span data-testid="activation-countdown">{t('serverLicense.countdown', { seconds: secondsLeft })}</span>}
+          subTitle={
+            <span data-testid="activation-countdown">
+              {t('serverLicense.countdown', { seconds: secondsLeft })}
+            </span>
+          }
           extra={
             <Button type="primary" onClick={backToSignIn}>
               {t('serverLicense.signInNow')}

@@ -26,13 +26,16 @@ const DATE_FORMAT = 'YYYY-MM-DD';
 export default function ServerListView() {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const list = useFilteredList<ServerRow, ServerFilter>('servers', (start, size, filter) => call(servers.listServer, { start, size, ...filter }));
+  const list = useFilteredList<ServerRow, ServerFilter>('servers', (start, size, filter) =>
+    call(servers.listServer, { start, size, ...filter }),
+  );
   const [companyName, setCompanyName] = useState('');
   const [createDate, setCreateDate] = useState<Dayjs | null>(null);
   const [isOnline, setIsOnline] = useState<'0' | '1' | undefined>();
   const [syncing, setSyncing] = useState(false);
 
-  const search = () => list.filter({ companyName: companyName.trim() || undefined, ...dayFilter(createDate), isOnline });
+  const search = () =>
+    list.filter({ companyName: companyName.trim() || undefined, ...dayFilter(createDate), isOnline });
   const refresh = () => {
     setCompanyName('');
     setCreateDate(null);
@@ -54,17 +57,33 @@ export default function ServerListView() {
 
   const columns: TableColumnsType<ServerRow> = [
     { title: t('servers.companyName'), dataIndex: 'companyName' },
-    { title: t('lists.onlineState'), dataIndex: 'isOnline', render: (_, row) => <OnlineTag online={row.isOnline} /> },
+    {
+      title: t('lists.onlineState'),
+      dataIndex: 'isOnline',
+      render: (_, row) => <OnlineTag online={row.isOnline} />,
+    },
     { title: t('servers.mac'), dataIndex: 'mac' },
     { title: t('servers.os'), dataIndex: 'os' },
     {
       title: t('servers.state'),
       dataIndex: 'state',
-      render: (_, row) => <Tag color={row.state === 1 ? 'green' : 'red'} data-testid="server-state">{t(row.state === 1 ? 'servers.available' : 'servers.expired')}</Tag>,
+      render: (_, row) => (
+        <Tag color={row.state === 1 ? 'green' : 'red'} data-testid="server-state">
+          {t(row.state === 1 ? 'servers.available' : 'servers.expired')}
+        </Tag>
+      ),
     },
-    { title: t('servers.validBegin'), dataIndex: 'beginDate', render: (_, row) => formatDateTime(row.beginDate) },
+    {
+      title: t('servers.validBegin'),
+      dataIndex: 'beginDate',
+      render: (_, row) => formatDateTime(row.beginDate),
+    },
     { title: t('servers.validEnd'), dataIndex: 'endDate', render: (_, row) => formatDateTime(row.endDate) },
-    { title: t('servers.registerTime'), dataIndex: 'createDate', render: (_, row) => formatDateTime(row.createDate) },
+    {
+      title: t('servers.registerTime'),
+      dataIndex: 'createDate',
+      render: (_, row) => formatDateTime(row.createDate),
+    },
   ];
 
   return (
@@ -73,13 +92,29 @@ export default function ServerListView() {
         onSearch={search}
         onRefresh={refresh}
         extra={
-          <Button icon={<CloudSyncOutlined />} onClick={() => void sync()} loading={syncing} data-testid="server-sync">
+          <Button
+            icon={<CloudSyncOutlined />}
+            onClick={() => void sync()}
+            loading={syncing}
+            data-testid="server-sync"
+          >
             {t('servers.sync')}
           </Button>
         }
       >
-        <SearchText placeholder={t('servers.searchCompany')} value={companyName} onChange={setCompanyName} onSearch={search} />
-        <DatePicker data-testid="server-create-date" placeholder={t('servers.createDate')} format={DATE_FORMAT} value={createDate} onChange={setCreateDate} />
+        <SearchText
+          placeholder={t('servers.searchCompany')}
+          value={companyName}
+          onChange={setCompanyName}
+          onSearch={search}
+        />
+        <DatePicker
+          data-testid="server-create-date"
+          placeholder={t('servers.createDate')}
+          format={DATE_FORMAT}
+          value={createDate}
+          onChange={setCreateDate}
+        />
         <Select<'0' | '1'>
           data-testid="server-online"
           allowClear

@@ -10,13 +10,29 @@ import { UserMenu } from './UserMenu';
 
 const ON_ACCENT = '#fff';
 
-export function AppHeader({ collapsed, onToggle, userName }: { collapsed: boolean; onToggle: () => void; userName: string }) {
+export function AppHeader({
+  collapsed,
+  onToggle,
+  userName,
+}: {
+  collapsed: boolean;
+  onToggle: () => void;
+  userName: string;
+}) {
   const { t } = useTranslation();
   const { skin } = usePreferences();
   const [skinOpen, setSkinOpen] = useState(false);
   return (
     <Layout.Header
-      style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '0 16px', height: 56, lineHeight: '56px', background: skin.color }}
+      style={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 8,
+        padding: '0 16px',
+        height: 56,
+        lineHeight: '56px',
+        background: skin.color,
+      }}
     >
       <Button
         type="text"

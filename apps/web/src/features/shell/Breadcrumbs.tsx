@@ -6,6 +6,9 @@ import { PATHS } from '../../paths';
 
 export function Breadcrumbs({ view }: { view: ViewName | undefined }) {
   const { t } = useTranslation();
-  const items = [{ title: <Link to={PATHS.home}>{t('shell.home')}</Link> }, ...(view ? [{ title: t(`views.${view}`) }] : [])];
+  const items = [
+    { title: <Link to={PATHS.home}>{t('shell.home')}</Link> },
+    ...(view ? [{ title: t(`views.${view}`) }] : []),
+  ];
   return <Breadcrumb data-testid="breadcrumbs" items={items} style={{ marginBottom: 16 }} />;
 }

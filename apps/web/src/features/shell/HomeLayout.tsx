@@ -22,11 +22,19 @@ export const SIDER_COLLAPSED_WIDTH = 64;
 export default function HomeLayout() {
   const config = useRuntimeConfig();
   // Asked afresh each time the shell is entered: type and activation state can change between visits.
-  const session = useQuery({ queryKey: USER_TYPE_QUERY_KEY, queryFn: () => call(auth.userType, {}), staleTime: 0 });
+  const session = useQuery({
+    queryKey: USER_TYPE_QUERY_KEY,
+    queryFn: () => call(auth.userType, {}),
+    staleTime: 0,
+  });
 
   if (session.isError) {
     // Expiry and transport errors are already on their way elsewhere; a plain refusal goes back to sign-in.
-    return session.error instanceof ApiError && session.error.kind === 'fail' ? <Navigate to={PATHS.login} replace /> : <FullPageSpin />;
+    return session.error instanceof ApiError && session.error.kind === 'fail' ? (
+      <Navigate to={PATHS.login} replace />
+    ) : (
+      <FullPageSpin />
+    );
   }
   if (!session.data) return <FullPageSpin />;
 
@@ -35,7 +43,15 @@ export default function HomeLayout() {
   return <Shell user={user} deployment={deployment} userName={session.data.userName} />;
 }
 
-function Shell({ user, deployment, userName }: { user: ShellUser; deployment: Deployment; userName: string }) {
+function Shell({
+  user,
+  deployment,
+  userName,
+}: {
+  user: ShellUser;
+  deployment: Deployment;
+  userName: string;
+}) {
   const [collapsed, setCollapsed] = useState(false);
   const { t } = useTranslation();
   const config = useRuntimeConfig();
@@ -46,8 +62,24 @@ function Shell({ user, deployment, userName }: { user: ShellUser; deployment: De
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider width={SIDER_WIDTH} collapsedWidth={SIDER_COLLAPSED_WIDTH} collapsed={collapsed} trigger={null} collapsible>
-        <div style={{ height: 56, display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 10, padding: '0 12px', overflow: 'hidden' }}>
+      <Layout.Sider
+        width={SIDER_WIDTH}
+        collapsedWidth={SIDER_COLLAPSED_WIDTH}
+        collapsed={collapsed}
+        trigger={null}
+        collapsible
+      >
+        <div
+          style={{
+            height: 56,
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            gap: 10,
+            padding: '0 12px',
+            overflow: 'hidden',
+          }}
+        >
           {!deployment.special && <Logo size={28} color="#fff" />}
           {!collapsed && (
             <Typography.Text strong ellipsis style={{ color: '#fff', fontSize: 16 }} title={title}>

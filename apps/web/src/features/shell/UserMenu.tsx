@@ -31,7 +31,11 @@ export function UserMenu({ userName, color }: { userName: string; color: string 
     });
 
   const items = [
-    { key: 'personCenter', icon: <UserOutlined />, label: <span data-testid="menu-person-center">{t('shell.personCenter')}</span> },
+    {
+      key: 'personCenter',
+      icon: <UserOutlined />,
+      label: <span data-testid="menu-person-center">{t('shell.personCenter')}</span>,
+    },
     { type: 'divider' as const },
     { key: 'quit', icon: <LogoutOutlined />, label: <span data-testid="menu-quit">{t('shell.quit')}</span> },
   ];
@@ -41,7 +45,10 @@ export function UserMenu({ userName, color }: { userName: string; color: string 
       menu={{ items, onClick: ({ key }) => (key === 'quit' ? quit() : navigate(homeView('personCenter'))) }}
       placement="bottomRight"
     >
-      <span data-testid="user-menu" style={{ display: 'inline-flex', alignItems: 'center', gap: 8, cursor: 'pointer', color }}>
+      <span
+        data-testid="user-menu"
+        style={{ display: 'inline-flex', alignItems: 'center', gap: 8, cursor: 'pointer', color }}
+      >
         <Avatar size="small" icon={<UserOutlined />} />
         <span>{userName}</span>
       </span>

@@ -2,7 +2,14 @@ import { Suspense, useEffect } from 'react';
 import { App, Spin } from 'antd';
 import { Navigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { allowedViews, mustActivate, startView, type Deployment, type ShellUser } from '@panelfleet/contract';
+import {
+  allowedViews,
+  mustActivate,
+  startView,
+  subViewsOf,
+  type Deployment,
+  type ShellUser,
+} from '@panelfleet/contract';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { CONTRACT_NS } from '../../i18n';
 import { homeView } from '../../paths';
@@ -21,7 +28,12 @@ export function StartRedirect({ user, deployment }: Access) {
   useEffect(() => {
     if (!held) return;
     // A fixed key keeps it to one notice however often the redirect renders.
-    notification.warning({ key: 'PleaseActive', title: t('common.tips'), description: t('PleaseActive', { ns: CONTRACT_NS }), duration: NOTICE_SECONDS });
+    notification.warning({
+      key: 'PleaseActive',
+      title: t('common.tips'),
+      description: t('PleaseActive', { ns: CONTRACT_NS }),
+      duration: NOTICE_SECONDS,
+    });
   }, [held, notification, t]);
   return <Navigate to={homeView(startView(user, deployment))} replace />;
 }
@@ -29,14 +41,15 @@ export function StartRedirect({ user, deployment }: Access) {
 /** One view of the shell, if this user may open it. */
 export function ViewRoute({ user, deployment }: Access) {
   const { view } = useParams();
-  if (!isViewName(view) || !allowedViews(user, deployment).has(view)) {
+  const allowed = allowedViews(user, deployment);
+  if (!isViewName(view) || !allowed.has(view)) {
     return <StartRedirect user={user} deployment={deployment} />;
   }
   const View = viewComponent(view);
   return (
     <div data-view={view}>
       <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
-        <View view={view} />
+        <View view={view} subViews={subViewsOf(view).filter((sub) => allowed.has(sub))} />
       </Suspense>
     </div>
   );

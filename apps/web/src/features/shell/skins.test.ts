@@ -3,7 +3,11 @@ import { DEFAULT_SKIN, loadSkin, saveSkin, SKINS, SKIN_STORAGE_KEY } from './ski
 
 const memoryStorage = (initial: Record<string, string> = {}) => {
   const data = new Map(Object.entries(initial));
-  return { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), data };
+  return {
+    getItem: (k: string) => data.get(k) ?? null,
+    setItem: (k: string, v: string) => void data.set(k, v),
+    data,
+  };
 };
 
 describe('skins', () => {

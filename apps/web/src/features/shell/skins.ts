@@ -21,6 +21,8 @@ export const DEFAULT_SKIN: Skin = SKINS[0];
 export const skinById = (id: string | null): Skin => SKINS.find((skin) => skin.id === id) ?? DEFAULT_SKIN;
 
 /** An unknown or missing stored value falls back to the default skin. */
-export const loadSkin = (storage: Pick<Storage, 'getItem'>): Skin => skinById(storage.getItem(SKIN_STORAGE_KEY));
+export const loadSkin = (storage: Pick<Storage, 'getItem'>): Skin =>
+  skinById(storage.getItem(SKIN_STORAGE_KEY));
 
-export const saveSkin = (storage: Pick<Storage, 'setItem'>, id: SkinId): void => storage.setItem(SKIN_STORAGE_KEY, id);
+export const saveSkin = (storage: Pick<Storage, 'setItem'>, id: SkinId): void =>
+  storage.setItem(SKIN_STORAGE_KEY, id);

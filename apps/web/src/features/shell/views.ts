@@ -1,13 +1,17 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { VIEW_NAMES, type ViewName } from '@panelfleet/contract';
 
-type ViewComponent = LazyExoticComponent<ComponentType<{ view: ViewName }>>;
+/** A screen; `subViews` are the views it hosts that this user may open (a placeholder links to them). */
+type ViewComponent = LazyExoticComponent<ComponentType<{ view: ViewName; subViews?: readonly ViewName[] }>>;
 
 const placeholder: ViewComponent = lazy(() => import('../placeholders/ViewPlaceholder'));
 
 /** Real screens replace the placeholder here, one lazy import each, as they are built. */
 const licenses: ViewComponent = lazy(() => import('../licenses/LicenseView'));
 const deviceManage: ViewComponent = lazy(() => import('../devices/list/DeviceManageView'));
+// Dashboards: index1 is Dashboard B (types 1, 3 and the platform admin), index2 Dashboard A (types 2, 4).
+const dashboardB: ViewComponent = lazy(() => import('../dashboards/DashboardB'));
+const dashboardA: ViewComponent = lazy(() => import('../dashboards/DashboardA'));
 const screens: Partial<Record<ViewName, ViewComponent>> = {
   customerActive: lazy(() => import('../personal/CustomerActiveView')),
   personCenter: lazy(() => import('../personal/PersonCenterView')),
@@ -23,6 +27,16 @@ const screens: Partial<Record<ViewName, ViewComponent>> = {
   machineManage: lazy(() => import('../machineTypes/MachineTypesView')),
   feedBack: lazy(() => import('../feedback/FeedbackView')),
   ServeList: lazy(() => import('../servers/ServerListView')),
+  setting: lazy(() => import('../settings/SettingView')),
+  certificate: lazy(() => import('../certificate/CertificateView')),
+  report: lazy(() => import('../reports/ReportView')),
+  operationLog: lazy(() => import('../logs/OperationLogView')),
+  abnormalLog: lazy(() => import('../logs/AbnormalLogView')),
+  errorMsg: lazy(() => import('../tips/ErrorTipsView')),
+  warningMsg: lazy(() => import('../tips/WarningsView')),
+  index1: dashboardB,
+  index2: dashboardA,
+  Map: deviceManage,
 };
 
 export const viewComponent = (view: ViewName): ViewComponent => screens[view] ?? placeholder;

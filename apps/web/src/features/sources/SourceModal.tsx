@@ -13,17 +13,30 @@ interface SourceValues {
 }
 
 /** Add (`null`) or edit a signal source: name and key required, the key in the panels' key form. */
-export function SourceModal({ source, onClose, onSaved }: { source: sources.SignalSource | null | undefined; onClose(): void; onSaved(): void }) {
+export function SourceModal({
+  source,
+  onClose,
+  onSaved,
+}: {
+  source: sources.SignalSource | null | undefined;
+  onClose(): void;
+  onSaved(): void;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm<SourceValues>();
   const rules = useMemo(() => {
     const translate = (key: string) => t(key, { ns: CONTRACT_NS });
-    return { name: [schemaRule(sources.sourceNameField, translate)], sourceKey: [schemaRule(sources.sourceKeyField, translate)] };
+    return {
+      name: [schemaRule(sources.sourceNameField, translate)],
+      sourceKey: [schemaRule(sources.sourceKeyField, translate)],
+    };
   }, [t]);
 
   const submit = (v: SourceValues) => {
     const values = { name: v.name.trim(), sourceKey: v.sourceKey.trim() };
-    return source ? call(sources.updateSource, { id: source.id, ...values }) : call(sources.addSource, values);
+    return source
+      ? call(sources.updateSource, { id: source.id, ...values })
+      : call(sources.addSource, values);
   };
 
   return (
@@ -40,7 +53,13 @@ export function SourceModal({ source, onClose, onSaved }: { source: sources.Sign
       <Form.Item name="name" label={t('sources.name')} rules={rules.name} required>
         <Input data-testid="source-name" maxLength={32} />
       </Form.Item>
-      <Form.Item name="sourceKey" label={t('sources.key')} rules={rules.sourceKey} required extra={t('sources.keyHint')}>
+      <Form.Item
+        name="sourceKey"
+        label={t('sources.key')}
+        rules={rules.sourceKey}
+        required
+        extra={t('sources.keyHint')}
+      >
         <Input data-testid="source-key" maxLength={32} />
       </Form.Item>
     </FormModal>

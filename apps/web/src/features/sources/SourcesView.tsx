@@ -19,13 +19,23 @@ export default function SourcesView() {
   const { t } = useTranslation();
   const confirm = useConfirmAction();
   const editor = useCatalogEditor();
-  const list = usePagedList('signalSources', (start, size, name) => call(sources.listSource, { start, size, name }));
+  const list = usePagedList('signalSources', (start, size, name) =>
+    call(sources.listSource, { start, size, name }),
+  );
   const [editing, setEditing] = useState<SignalSource | null>();
 
   const columns: TableColumnsType<SignalSource> = [
     { title: t('sources.name'), dataIndex: 'name' },
-    { title: t('sources.key'), dataIndex: 'sourceKey', render: (_, row) => <Typography.Text code>{row.sourceKey}</Typography.Text> },
-    { title: t('sources.insertTime'), dataIndex: 'insertTime', render: (_, row) => formatDateTime(row.insertTime) },
+    {
+      title: t('sources.key'),
+      dataIndex: 'sourceKey',
+      render: (_, row) => <Typography.Text code>{row.sourceKey}</Typography.Text>,
+    },
+    {
+      title: t('sources.insertTime'),
+      dataIndex: 'insertTime',
+      render: (_, row) => formatDateTime(row.insertTime),
+    },
     ...(editor
       ? [
           operationsColumn<SignalSource>(t('lists.operations'), (row) => (
@@ -35,7 +45,13 @@ export default function SourcesView() {
                 label={t('lists.delete')}
                 testId="row-delete"
                 danger
-                onClick={() => confirm(t('lists.deleteConfirm', { name: row.name }), () => call(sources.deleteSource, { id: row.id }), list.reload)}
+                onClick={() =>
+                  confirm(
+                    t('lists.deleteConfirm', { name: row.name }),
+                    () => call(sources.deleteSource, { id: row.id }),
+                    list.reload,
+                  )
+                }
               />
             </>
           )),
@@ -46,7 +62,12 @@ export default function SourcesView() {
   return (
     <Card title={t('sources.title')}>
       {!editor && <CatalogReadOnlyNotice />}
-      <ListToolbar searchPlaceholder={t('sources.searchName')} onSearch={list.search} onRefresh={list.refresh} onAdd={editor ? () => setEditing(null) : undefined} />
+      <ListToolbar
+        searchPlaceholder={t('sources.searchName')}
+        onSearch={list.search}
+        onRefresh={list.refresh}
+        onAdd={editor ? () => setEditing(null) : undefined}
+      />
       <PagedTable<SignalSource> rowKey="id" columns={columns} list={list} />
       <SourceModal source={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
     </Card>

@@ -12,7 +12,15 @@ type DeviceApp = deviceDetail.DeviceApp;
 const toMb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** Tab 4: the apps the panel reports; uninstall user apps, renew once an APK repository exists. */
-export function AppsTab({ deviceId, online, active }: { deviceId: number; online: boolean; active: boolean }) {
+export function AppsTab({
+  deviceId,
+  online,
+  active,
+}: {
+  deviceId: number;
+  online: boolean;
+  active: boolean;
+}) {
   const { t } = useTranslation();
   const { message, modal, notification } = App.useApp();
   const [apps, setApps] = useState<DeviceApp[]>([]);
@@ -27,7 +35,12 @@ export function AppsTab({ deviceId, online, active }: { deviceId: number; online
       const reply = await call(deviceDetail.listDeviceApps, { deviceId });
       setApps(reply.listObject);
       setSelected([]);
-      if (!reply.listObject.length) notification.error({ title: t('common.tips'), description: t('deviceDetail.noAppData'), duration: NOTICE_SECONDS });
+      if (!reply.listObject.length)
+        notification.error({
+          title: t('common.tips'),
+          description: t('deviceDetail.noAppData'),
+          duration: NOTICE_SECONDS,
+        });
     } catch (error) {
       alreadyReported(error);
     } finally {
@@ -51,7 +64,11 @@ export function AppsTab({ deviceId, online, active }: { deviceId: number; online
       return;
     }
     if (chosen.some((a) => a.appLevel === 1)) {
-      notification.error({ title: t('common.tips'), description: t('deviceManage.SystemApkUninstall', { ns: CONTRACT_NS }), duration: NOTICE_SECONDS });
+      notification.error({
+        title: t('common.tips'),
+        description: t('deviceManage.SystemApkUninstall', { ns: CONTRACT_NS }),
+        duration: NOTICE_SECONDS,
+      });
       return;
     }
     modal.confirm({
@@ -62,7 +79,10 @@ export function AppsTab({ deviceId, online, active }: { deviceId: number; online
       onOk: async () => {
         setUninstalling(true);
         try {
-          const reply = await call(deviceDetail.uninstallApk, { deviceId, packageNames: chosen.map((a) => a.packageName).join(',') });
+          const reply = await call(deviceDetail.uninstallApk, {
+            deviceId,
+            packageNames: chosen.map((a) => a.packageName).join(','),
+          });
           setApps((current) => afterUninstall(current, reply.appList));
           setSelected([]);
           void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
@@ -79,7 +99,12 @@ export function AppsTab({ deviceId, online, active }: { deviceId: number; online
   const columns: TableColumnsType<DeviceApp> = [
     { title: t('deviceDetail.appName'), dataIndex: 'appName', ellipsis: { showTitle: true } },
     { title: t('deviceDetail.version'), dataIndex: 'versionName', width: 78, ellipsis: { showTitle: true } },
-    { title: t('deviceDetail.newVersion'), dataIndex: 'newVersionName', width: 78, render: (_, a) => a.newVersionName ?? '—' },
+    {
+      title: t('deviceDetail.newVersion'),
+      dataIndex: 'newVersionName',
+      width: 78,
+      render: (_, a) => a.newVersionName ?? '—',
+    },
     { title: t('deviceDetail.appSize'), dataIndex: 'appSize', width: 84, render: (_, a) => toMb(a.appSize) },
     {
       title: t('deviceDetail.appState'),
@@ -102,7 +127,13 @@ export function AppsTab({ deviceId, online, active }: { deviceId: number; online
             {t('deviceDetail.renew')}
           </Button>
         </Tooltip>
-        <Button danger disabled={uninstallDisabled(chosen, online)} loading={uninstalling} onClick={uninstall} data-testid="apps-uninstall">
+        <Button
+          danger
+          disabled={uninstallDisabled(chosen, online)}
+          loading={uninstalling}
+          onClick={uninstall}
+          data-testid="apps-uninstall"
+        >
           {t('deviceDetail.uninstall')}
         </Button>
         <Button onClick={() => void load()} loading={loading} data-testid="apps-refresh">

@@ -26,14 +26,21 @@ export function ClonePanel({ detail, settings }: ClonePanelProps) {
 
   const chooseDevices = () => {
     if (!ids.length) {
-      notification.error({ title: t('common.tips'), description: t('deviceManage.selectSettingToPush', { ns: CONTRACT_NS }), duration: NOTICE_SECONDS });
+      notification.error({
+        title: t('common.tips'),
+        description: t('deviceManage.selectSettingToPush', { ns: CONTRACT_NS }),
+        duration: NOTICE_SECONDS,
+      });
       return;
     }
     setChoosing(true);
   };
   const send = async (deviceIds: number[]) => {
     try {
-      const reply = await call(deviceDetail.sendDeviceSettings, { deviceSettingIds: ids.join(','), deviceIds: deviceIds.join(',') });
+      const reply = await call(deviceDetail.sendDeviceSettings, {
+        deviceSettingIds: ids.join(','),
+        deviceIds: deviceIds.join(','),
+      });
       void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
       return true;
     } catch (error) {
@@ -53,7 +60,11 @@ export function ClonePanel({ detail, settings }: ClonePanelProps) {
       >
         {t('deviceDetail.allSettings')}
       </Checkbox>
-      <Checkbox.Group value={ids} onChange={(values) => setSections(values as number[])} style={{ display: 'flex', flexDirection: 'column', margin: '6px 0 12px 16px' }}>
+      <Checkbox.Group
+        value={ids}
+        onChange={(values) => setSections(values as number[])}
+        style={{ display: 'flex', flexDirection: 'column', margin: '6px 0 12px 16px' }}
+      >
         {rows.map((r) => (
           <Checkbox key={r.deviceSettingId} value={r.deviceSettingId} data-clone-section={r.section}>
             {t(`deviceDetail.section.${r.section}`)}

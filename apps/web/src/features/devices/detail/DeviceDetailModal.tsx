@@ -14,6 +14,7 @@ import { StorageTab } from './StorageTab';
 import { useDeviceDetail, usePanelSettings } from './useDeviceDetail';
 import { useSettingsPush } from './useSettingsPush';
 import { useResetOnOpen } from '../../../lists/useResetOnOpen';
+import { SavedSettingsActions } from '../../settings/SavedSettingsActions';
 
 export interface DeviceDetailModalProps {
   deviceId: number | undefined;
@@ -39,7 +40,12 @@ export function DeviceDetailModal({ deviceId, open, onClose }: DeviceDetailModal
   const title = detail && (
     <Space data-testid="detail-title">
       <span>{detail.deviceName}</span>
-      <Badge status={online ? 'success' : 'default'} text={t(online ? 'lists.online' : 'lists.offline')} data-testid="detail-online" data-online={online ? '1' : '0'} />
+      <Badge
+        status={online ? 'success' : 'default'}
+        text={t(online ? 'lists.online' : 'lists.offline')}
+        data-testid="detail-online"
+        data-online={online ? '1' : '0'}
+      />
     </Space>
   );
 
@@ -64,9 +70,21 @@ export function DeviceDetailModal({ deviceId, open, onClose }: DeviceDetailModal
             onChange={(key) => setTab(key as TabKey)}
             items={[
               { key: 'info', label: t('deviceDetail.tab.info'), children: <InfoTab detail={detail} /> },
-              { key: 'storage', label: t('deviceDetail.tab.storage'), children: <StorageTab detail={detail} /> },
-              { key: 'download', label: t('deviceDetail.tab.download'), children: <DownloadTab detail={detail} /> },
-              { key: 'apps', label: t('deviceDetail.tab.apps'), children: <AppsTab deviceId={detail.deviceId} online={online} active={tab === 'apps'} /> },
+              {
+                key: 'storage',
+                label: t('deviceDetail.tab.storage'),
+                children: <StorageTab detail={detail} />,
+              },
+              {
+                key: 'download',
+                label: t('deviceDetail.tab.download'),
+                children: <DownloadTab detail={detail} />,
+              },
+              {
+                key: 'apps',
+                label: t('deviceDetail.tab.apps'),
+                children: <AppsTab deviceId={detail.deviceId} online={online} active={tab === 'apps'} />,
+              },
             ]}
           />
           <Collapse
@@ -76,13 +94,45 @@ export function DeviceDetailModal({ deviceId, open, onClose }: DeviceDetailModal
             defaultActiveKey="remote"
             data-testid="detail-accordion"
             items={[
-              { key: 'remote', label: t('deviceDetail.panel.remote'), children: <RemoteControlPanel detail={detail} reload={reload} /> },
-              { key: 'position', label: t('deviceDetail.panel.position'), children: <PositionPanel detail={detail} /> },
-              { key: 'power', label: t('deviceDetail.panel.power'), children: <PowerPanel settings={settings} online={online} push={push} /> },
-              { key: 'notification', label: t('deviceDetail.panel.notification'), children: <NotificationPanel detail={detail} /> },
-              { key: 'setting', label: t('deviceDetail.panel.setting'), children: <SettingPanel settings={settings} online={online} push={push} /> },
-              { key: 'clone', label: t('deviceDetail.panel.clone'), children: <ClonePanel detail={detail} settings={settings} /> },
-            ].map((item) => ({ ...item, label: <span data-testid={`accordion-${item.key}`}>{item.label}</span> }))}
+              {
+                key: 'remote',
+                label: t('deviceDetail.panel.remote'),
+                children: <RemoteControlPanel detail={detail} reload={reload} />,
+              },
+              {
+                key: 'position',
+                label: t('deviceDetail.panel.position'),
+                children: <PositionPanel detail={detail} />,
+              },
+              {
+                key: 'power',
+                label: t('deviceDetail.panel.power'),
+                children: <PowerPanel settings={settings} online={online} push={push} />,
+              },
+              {
+                key: 'notification',
+                label: t('deviceDetail.panel.notification'),
+                children: <NotificationPanel detail={detail} />,
+              },
+              {
+                key: 'setting',
+                label: t('deviceDetail.panel.setting'),
+                children: (
+                  <>
+                    <SavedSettingsActions detail={detail} />
+                    <SettingPanel settings={settings} online={online} push={push} />
+                  </>
+                ),
+              },
+              {
+                key: 'clone',
+                label: t('deviceDetail.panel.clone'),
+                children: <ClonePanel detail={detail} settings={settings} />,
+              },
+            ].map((item) => ({
+              ...item,
+              label: <span data-testid={`accordion-${item.key}`}>{item.label}</span>,
+            }))}
           />
         </div>
       )}

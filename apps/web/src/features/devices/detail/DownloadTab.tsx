@@ -3,14 +3,29 @@ import { useTranslation } from 'react-i18next';
 import type { deviceDetail } from '@panelfleet/contract';
 import { downloadProgress, type DownloadKind } from './format';
 
-function DownloadLine({ kind, current, total }: { kind: DownloadKind; current: number | null; total: number | null }) {
+function DownloadLine({
+  kind,
+  current,
+  total,
+}: {
+  kind: DownloadKind;
+  current: number | null;
+  total: number | null;
+}) {
   const { t } = useTranslation();
   const progress = downloadProgress(kind, current, total);
-  if (!progress) return <Typography.Text type="secondary" data-testid={`download-${kind}`}>{t('deviceDetail.noProgress')}</Typography.Text>;
+  if (!progress)
+    return (
+      <Typography.Text type="secondary" data-testid={`download-${kind}`}>
+        {t('deviceDetail.noProgress')}
+      </Typography.Text>
+    );
   return (
     <div data-testid={`download-${kind}`}>
       <Progress percent={progress.percent} size="small" />
-      <Typography.Text>{t('deviceDetail.kbOfTotal', { current: progress.currentKb, total: progress.totalKb })}</Typography.Text>
+      <Typography.Text>
+        {t('deviceDetail.kbOfTotal', { current: progress.currentKb, total: progress.totalKb })}
+      </Typography.Text>
     </div>
   );
 }

@@ -9,7 +9,11 @@ import { CONTRACT_NS } from '../../../i18n';
 type Choice = `${(typeof device.ENERGY_SAVING_PRESETS)[number]}` | 'never' | 'custom';
 
 const choiceOf = (value: device.EnergySaving): Choice =>
-  value === 'never' ? 'never' : (device.ENERGY_SAVING_PRESETS as readonly number[]).includes(value) ? (String(value) as Choice) : 'custom';
+  value === 'never'
+    ? 'never'
+    : (device.ENERGY_SAVING_PRESETS as readonly number[]).includes(value)
+      ? (String(value) as Choice)
+      : 'custom';
 
 interface EnergySavingModalProps {
   open: boolean;
@@ -31,7 +35,14 @@ export function EnergySavingModal({ open, value, onSend, onClose }: EnergySaving
   });
 
   const send = () => {
-    const chosen: unknown = choice === 'never' ? 'never' : choice === 'custom' ? (/^\d+$/.test(custom.trim()) ? Number(custom.trim()) : NaN) : Number(choice);
+    const chosen: unknown =
+      choice === 'never'
+        ? 'never'
+        : choice === 'custom'
+          ? /^\d+$/.test(custom.trim())
+            ? Number(custom.trim())
+            : NaN
+          : Number(choice);
     const parsed = device.energySaving.safeParse(chosen);
     if (!parsed.success) {
       // The modal stays open (spec 2 section 5).
@@ -42,8 +53,21 @@ export function EnergySavingModal({ open, value, onSend, onClose }: EnergySaving
   };
 
   return (
-    <SendModal title={t('deviceDetail.energySaving')} open={open} onClose={onClose} send={send} testId="energy-modal" okTestId="energy-ok">
-      <Radio.Group value={choice} onChange={(e) => { setChoice(e.target.value as Choice); setProblem(undefined); }}>
+    <SendModal
+      title={t('deviceDetail.energySaving')}
+      open={open}
+      onClose={onClose}
+      send={send}
+      testId="energy-modal"
+      okTestId="energy-ok"
+    >
+      <Radio.Group
+        value={choice}
+        onChange={(e) => {
+          setChoice(e.target.value as Choice);
+          setProblem(undefined);
+        }}
+      >
         <Space orientation="vertical">
           {device.ENERGY_SAVING_PRESETS.map((minutes) => (
             <Radio key={minutes} value={String(minutes)}>
@@ -58,7 +82,10 @@ export function EnergySavingModal({ open, value, onSend, onClose }: EnergySaving
                 min={1}
                 disabled={choice !== 'custom'}
                 value={custom === '' ? null : Number(custom)}
-                onChange={(v) => { setCustom(v === null ? '' : String(v)); setProblem(undefined); }}
+                onChange={(v) => {
+                  setCustom(v === null ? '' : String(v));
+                  setProblem(undefined);
+                }}
                 data-testid="energy-custom"
               />
               {t('deviceDetail.minuteUnit')}
@@ -66,7 +93,9 @@ export function EnergySavingModal({ open, value, onSend, onClose }: EnergySaving
           </Radio>
         </Space>
       </Radio.Group>
-      {problem && <Alert type="error" showIcon title={problem} style={{ marginTop: 12 }} data-testid="energy-problem" />}
+      {problem && (
+        <Alert type="error" showIcon title={problem} style={{ marginTop: 12 }} data-testid="energy-problem" />
+      )}
     </SendModal>
   );
 }

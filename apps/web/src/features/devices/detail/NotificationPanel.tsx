@@ -12,11 +12,23 @@ export function NotificationPanel({ detail }: { detail: deviceDetail.DeviceDetai
   const online = detail.isOnline === '1';
   return (
     <div data-testid="panel-notification">
-      <Typography.Paragraph type="secondary">{t(online ? 'deviceDetail.notificationHint' : 'deviceDetail.offlineHint')}</Typography.Paragraph>
-      <Button type="primary" icon={<NotificationOutlined />} disabled={!online} onClick={() => setOpen(true)} data-testid="open-notification">
+      <Typography.Paragraph type="secondary">
+        {t(online ? 'deviceDetail.notificationHint' : 'deviceDetail.offlineHint')}
+      </Typography.Paragraph>
+      <Button
+        type="primary"
+        icon={<NotificationOutlined />}
+        disabled={!online}
+        onClick={() => setOpen(true)}
+        data-testid="open-notification"
+      >
         {t('deviceDetail.sendNotification')}
       </Button>
-      <SendNotificationModal target={{ deviceId: detail.deviceId }} open={open} onClose={() => setOpen(false)} />
+      <SendNotificationModal
+        target={{ deviceId: detail.deviceId }}
+        open={open}
+        onClose={() => setOpen(false)}
+      />
     </div>
   );
 }

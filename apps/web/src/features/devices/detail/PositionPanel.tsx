@@ -9,14 +9,21 @@ const WorldMap = lazy(() => import('./WorldMap'));
 /** Device position: the panel's reported coordinates on an offline map. */
 export function PositionPanel({ detail }: { detail: deviceDetail.DeviceDetail }) {
   const { t } = useTranslation();
-  if (detail.latitude === null || detail.longitude === null) return <Empty description={t('deviceDetail.noPosition')} />;
+  if (detail.latitude === null || detail.longitude === null)
+    return <Empty description={t('deviceDetail.noPosition')} />;
   return (
     <div data-testid="panel-position">
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
         {t('deviceDetail.latLng', { lat: detail.latitude.toFixed(4), lon: detail.longitude.toFixed(4) })}
       </Typography.Paragraph>
       <Suspense fallback={<Spin />}>
-        <WorldMap latitude={detail.latitude} longitude={detail.longitude} width={330} height={240} label={t('deviceDetail.mapLabel', { name: detail.deviceName })} />
+        <WorldMap
+          latitude={detail.latitude}
+          longitude={detail.longitude}
+          width={330}
+          height={240}
+          label={t('deviceDetail.mapLabel', { name: detail.deviceName })}
+        />
       </Suspense>
     </div>
   );

@@ -18,12 +18,15 @@ interface PowerPanelProps {
 export function PowerPanel({ settings, online, push }: PowerPanelProps) {
   const { t } = useTranslation();
   const [dialog, setDialog] = useState<'on' | 'off' | 'energy'>();
-  const power = settings?.rows.find((r) => r.section === 'powerOnOffSetting')?.value as PowerSetting | undefined;
+  const power = settings?.rows.find((r) => r.section === 'powerOnOffSetting')?.value as
+    PowerSetting | undefined;
   if (!power) return <Empty description={t('deviceDetail.settingsNotReported')} />;
 
   const days = (week: string) => {
     const list = device.weekdaysOf(week);
-    return list.length ? list.map((d) => <Tag key={d}>{t(`deviceDetail.weekday.${d}`)}</Tag>) : t('deviceDetail.noDays');
+    return list.length
+      ? list.map((d) => <Tag key={d}>{t(`deviceDetail.weekday.${d}`)}</Tag>)
+      : t('deviceDetail.noDays');
   };
   const schedule = (enabled: boolean, time: string, week: string, kind: 'on' | 'off') => (
     <Space orientation="vertical" size={2} data-testid={`power-${kind}-value`}>
@@ -43,7 +46,12 @@ export function PowerPanel({ settings, online, push }: PowerPanelProps) {
           : { autoPowerOff: value.enabled, powerOffTime: value.time, powerOffWeek: value.week },
     });
   const edit = (kind: 'on' | 'off' | 'energy') => (
-    <Button size="small" disabled={!online} onClick={() => setDialog(kind)} data-testid={`edit-power-${kind}`}>
+    <Button
+      size="small"
+      disabled={!online}
+      onClick={() => setDialog(kind)}
+      data-testid={`edit-power-${kind}`}
+    >
       {t('lists.edit')}
     </Button>
   );
@@ -65,13 +73,29 @@ export function PowerPanel({ settings, online, push }: PowerPanelProps) {
         </Descriptions.Item>
         <Descriptions.Item label={t('deviceDetail.energySaving')}>
           <Space style={{ width: '100%', justifyContent: 'space-between' }}>
-            <span data-testid="energy-value">{power.energySaving === 'never' ? t('deviceDetail.never') : t('deviceDetail.minutes', { count: power.energySaving })}</span>
+            <span data-testid="energy-value">
+              {power.energySaving === 'never'
+                ? t('deviceDetail.never')
+                : t('deviceDetail.minutes', { count: power.energySaving })}
+            </span>
             {edit('energy')}
           </Space>
         </Descriptions.Item>
       </Descriptions>
-      <PowerTimeModal kind="on" open={dialog === 'on'} value={powerTime('on')} onSend={(v) => sendTime('on', v)} onClose={() => setDialog(undefined)} />
-      <PowerTimeModal kind="off" open={dialog === 'off'} value={powerTime('off')} onSend={(v) => sendTime('off', v)} onClose={() => setDialog(undefined)} />
+      <PowerTimeModal
+        kind="on"
+        open={dialog === 'on'}
+        value={powerTime('on')}
+        onSend={(v) => sendTime('on', v)}
+        onClose={() => setDialog(undefined)}
+      />
+      <PowerTimeModal
+        kind="off"
+        open={dialog === 'off'}
+        value={powerTime('off')}
+        onSend={(v) => sendTime('off', v)}
+        onClose={() => setDialog(undefined)}
+      />
       <EnergySavingModal
         open={dialog === 'energy'}
         value={power.energySaving}

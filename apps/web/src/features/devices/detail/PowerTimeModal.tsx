@@ -26,7 +26,8 @@ export function PowerTimeModal({ kind, open, value, onSend, onClose }: PowerTime
   const [draft, setDraft] = useState(value);
   useResetOnOpen(open, () => setDraft(value));
   const days = device.weekdaysOf(draft.week);
-  const toggle = (day: device.Weekday, on: boolean) => setDraft({ ...draft, week: device.weekOf(on ? [...days, day] : days.filter((d) => d !== day)) });
+  const toggle = (day: device.Weekday, on: boolean) =>
+    setDraft({ ...draft, week: device.weekOf(on ? [...days, day] : days.filter((d) => d !== day)) });
   return (
     <SendModal
       title={t(kind === 'on' ? 'deviceDetail.autoPowerOn' : 'deviceDetail.autoPowerOff')}
@@ -38,11 +39,20 @@ export function PowerTimeModal({ kind, open, value, onSend, onClose }: PowerTime
     >
       <Form layout="horizontal" labelCol={{ span: 6 }}>
         <Form.Item label={t('deviceDetail.enabled')}>
-          <Switch checked={draft.enabled} onChange={(enabled) => setDraft({ ...draft, enabled })} data-testid={`power-${kind}-switch`} />
+          <Switch
+            checked={draft.enabled}
+            onChange={(enabled) => setDraft({ ...draft, enabled })}
+            data-testid={`power-${kind}-switch`}
+          />
         </Form.Item>
         <Form.Item label={t('deviceDetail.weekdays')}>
           {device.WEEKDAYS.map((day) => (
-            <Tag.CheckableTag key={day} checked={days.includes(day)} onChange={(on) => toggle(day, on)} data-day={day}>
+            <Tag.CheckableTag
+              key={day}
+              checked={days.includes(day)}
+              onChange={(on) => toggle(day, on)}
+              data-day={day}
+            >
               {t(`deviceDetail.weekday.${day}`)}
             </Tag.CheckableTag>
           ))}

@@ -14,7 +14,13 @@ type Dialog = 'brightness' | 'volume' | 'source' | 'remote';
  * Remote control (spec 2 section 7): brightness 00, volume 01, power off 02, restart 03, source
  * 04, mute 07, keys 08, power on. Online-only controls are disabled offline; power on only then.
  */
-export function RemoteControlPanel({ detail, reload }: { detail: deviceDetail.DeviceDetail; reload: () => void }) {
+export function RemoteControlPanel({
+  detail,
+  reload,
+}: {
+  detail: deviceDetail.DeviceDetail;
+  reload: () => void;
+}) {
   const { t } = useTranslation();
   const [dialog, setDialog] = useState<Dialog>();
   const { send, powerUp, confirmThen } = useDeviceCommands(detail.deviceId, reload);
@@ -26,8 +32,19 @@ export function RemoteControlPanel({ detail, reload }: { detail: deviceDetail.De
     else void send('08', key);
   };
 
-  const button = (label: string, testId: string, onClick: () => void, options: { enabled?: boolean; danger?: boolean } = {}) => (
-    <Button block disabled={!(options.enabled ?? online)} danger={options.danger} onClick={onClick} data-testid={testId}>
+  const button = (
+    label: string,
+    testId: string,
+    onClick: () => void,
+    options: { enabled?: boolean; danger?: boolean } = {},
+  ) => (
+    <Button
+      block
+      disabled={!(options.enabled ?? online)}
+      danger={options.danger}
+      onClick={onClick}
+      data-testid={testId}
+    >
       {label}
     </Button>
   );
@@ -45,10 +62,14 @@ export function RemoteControlPanel({ detail, reload }: { detail: deviceDetail.De
           <span data-testid="current-source">{detail.source ?? '—'}</span>
         </Descriptions.Item>
         <Descriptions.Item label={t('deviceDetail.mute')}>
-          <span data-testid="current-mute">{detail.mute === null ? '—' : t(detail.mute ? 'deviceDetail.muteOn' : 'deviceDetail.muteOff')}</span>
+          <span data-testid="current-mute">
+            {detail.mute === null ? '—' : t(detail.mute ? 'deviceDetail.muteOn' : 'deviceDetail.muteOff')}
+          </span>
         </Descriptions.Item>
         <Descriptions.Item label={t('deviceDetail.power')} span={2}>
-          <span data-testid="current-power">{online ? t(`deviceDetail.powerState.${detail.power ?? 'on'}`) : t('deviceDetail.powerState.off')}</span>
+          <span data-testid="current-power">
+            {online ? t(`deviceDetail.powerState.${detail.power ?? 'on'}`) : t('deviceDetail.powerState.off')}
+          </span>
         </Descriptions.Item>
       </Descriptions>
       <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 8 }}>
@@ -56,10 +77,26 @@ export function RemoteControlPanel({ detail, reload }: { detail: deviceDetail.De
         {button(t('deviceDetail.volume'), 'rc-volume', () => setDialog('volume'))}
         {button(t('deviceDetail.sourceSwitch'), 'rc-source', () => setDialog('source'))}
         {button(t('deviceDetail.remoteController'), 'rc-remote', () => setDialog('remote'))}
-        {button(t(detail.mute ? 'deviceDetail.unmute' : 'deviceDetail.muteAction'), 'rc-mute', () => void send('07', !detail.mute))}
-        {button(t('deviceDetail.restart'), 'rc-restart', () => confirmThen(t('deviceDetail.confirmRestart'), () => send('03')))}
-        {button(t('deviceDetail.powerOff'), 'rc-power-off', () => confirmThen(t('deviceDetail.confirmPowerOff'), () => send('02')), { danger: true })}
-        {button(t('deviceDetail.powerOn'), 'rc-power-on', () => confirmThen(t('deviceDetail.confirmPowerOn'), powerUp), { enabled: !online })}
+        {button(
+          t(detail.mute ? 'deviceDetail.unmute' : 'deviceDetail.muteAction'),
+          'rc-mute',
+          () => void send('07', !detail.mute),
+        )}
+        {button(t('deviceDetail.restart'), 'rc-restart', () =>
+          confirmThen(t('deviceDetail.confirmRestart'), () => send('03')),
+        )}
+        {button(
+          t('deviceDetail.powerOff'),
+          'rc-power-off',
+          () => confirmThen(t('deviceDetail.confirmPowerOff'), () => send('02')),
+          { danger: true },
+        )}
+        {button(
+          t('deviceDetail.powerOn'),
+          'rc-power-on',
+          () => confirmThen(t('deviceDetail.confirmPowerOn'), powerUp),
+          { enabled: !online },
+        )}
       </div>
       <LevelModal
         title={t('deviceDetail.brightness')}
@@ -77,7 +114,13 @@ export function RemoteControlPanel({ detail, reload }: { detail: deviceDetail.De
         onSend={async (value) => void ((await send('01', value)) && close())}
         onClose={close}
       />
-      <SourceModal open={dialog === 'source'} machineTypeId={detail.machineTypeId} current={detail.source} onSend={(key) => send('04', key)} onClose={close} />
+      <SourceModal
+        open={dialog === 'source'}
+        machineTypeId={detail.machineTypeId}
+        current={detail.source}
+        onSend={(key) => send('04', key)}
+        onClose={close}
+      />
       <RemoteControllerModal open={dialog === 'remote'} onKey={onKey} onClose={close} />
     </div>
   );

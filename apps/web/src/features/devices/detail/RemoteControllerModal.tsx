@@ -25,7 +25,12 @@ export function RemoteControllerModal({ open, onKey, onClose }: RemoteController
       {label}
     </Button>
   );
-  const grid = (columns: number) => ({ display: 'grid', gridTemplateColumns: `repeat(${columns}, 1fr)`, gap: 8, marginBottom: 12 });
+  const grid = (columns: number) => ({
+    display: 'grid',
+    gridTemplateColumns: `repeat(${columns}, 1fr)`,
+    gap: 8,
+    marginBottom: 12,
+  });
   return (
     <Modal
       title={t('deviceDetail.remoteController')}
@@ -43,7 +48,12 @@ export function RemoteControllerModal({ open, onKey, onClose }: RemoteController
       </div>
       <div style={grid(3)}>{DIGITS.map((d) => key(d, d, d === '0' ? { style: { gridColumn: 2 } } : {}))}</div>
       <div style={{ ...grid(3), gridTemplateRows: 'repeat(3, 36px)' }}>
-        {ARROWS.map(([k, label, row, column]) => key(k, label, { style: { gridRow: row, gridColumn: column }, type: k === 'ok' ? 'primary' : 'default' }))}
+        {ARROWS.map(([k, label, row, column]) =>
+          key(k, label, {
+            style: { gridRow: row, gridColumn: column },
+            type: k === 'ok' ? 'primary' : 'default',
+          }),
+        )}
       </div>
       <div style={grid(2)}>
         {key('home', t('deviceDetail.key.home'))}

@@ -23,7 +23,18 @@ interface SendModalProps {
 }
 
 /** A dialog of the detail modal that sends one command to a panel (or to chosen panels). */
-export function SendModal({ title, open, onClose, send, testId, okTestId, okDisabled, width, keepOnMaskClick, children }: SendModalProps) {
+export function SendModal({
+  title,
+  open,
+  onClose,
+  send,
+  testId,
+  okTestId,
+  okDisabled,
+  width,
+  keepOnMaskClick,
+  children,
+}: SendModalProps) {
   const { t } = useTranslation();
   const [sending, setSending] = useState(false);
   const ok = async () => {

@@ -18,7 +18,9 @@ export function SettingControl({ field, value, disabledOptions, onChange }: Sett
   const { t } = useTranslation();
   const testId = `setting-${field.section}-${field.name}`;
   const optionLabel = (option: string) =>
-    field.name === 'language' ? (LANGUAGE_NAMES.get(option) ?? option) : t(`deviceDetail.option.${option}`, { defaultValue: option });
+    field.name === 'language'
+      ? (LANGUAGE_NAMES.get(option) ?? option)
+      : t(`deviceDetail.option.${option}`, { defaultValue: option });
   switch (field.kind.kind) {
     case 'bool':
       return <Switch size="small" checked={value === true} onChange={onChange} data-testid={testId} />;
@@ -31,7 +33,11 @@ export function SettingControl({ field, value, disabledOptions, onChange }: Sett
           onChange={onChange}
           showSearch={field.name === 'language'}
           optionFilterProp="label"
-          options={field.kind.options.map((o) => ({ value: o, label: optionLabel(o), disabled: disabledOptions?.has(o) }))}
+          options={field.kind.options.map((o) => ({
+            value: o,
+            label: optionLabel(o),
+            disabled: disabledOptions?.has(o),
+          }))}
           data-testid={testId}
         />
       );
@@ -72,12 +78,25 @@ export function SettingControl({ field, value, disabledOptions, onChange }: Sett
           style={{ width: 150 }}
           value={value as number | 'never'}
           onChange={onChange}
-          options={presets.map((p) => ({ value: p, label: p === 'never' ? t('deviceDetail.never') : t('deviceDetail.minutes', { count: p }) }))}
+          options={presets.map((p) => ({
+            value: p,
+            label: p === 'never' ? t('deviceDetail.never') : t('deviceDetail.minutes', { count: p }),
+          }))}
           data-testid={testId}
         />
       );
     }
     case 'level':
-      return <InputNumber size="small" min={0} max={100} precision={0} value={value as number} onChange={(v) => v !== null && onChange(v)} data-testid={testId} />;
+      return (
+        <InputNumber
+          size="small"
+          min={0}
+          max={100}
+          precision={0}
+          value={value as number}
+          onChange={(v) => v !== null && onChange(v)}
+          data-testid={testId}
+        />
+      );
   }
 }

@@ -33,14 +33,17 @@ export function SourceModal({ open, machineTypeId, current, onSend, onClose }: S
     return () => controller.abort();
   }, [open, machineTypeId]);
 
-
   let body;
   if (machineTypeId === null) body = <Empty description={t('deviceDetail.noMachineType')} />;
   else if (!sources) body = <Spin />;
   else if (!sources.length) body = <Empty description={t('deviceDetail.noSources')} />;
   else
     body = (
-      <Radio.Group value={chosen ?? current ?? undefined} onChange={(e) => setChosen(String(e.target.value))} style={{ display: 'flex', flexWrap: 'wrap', gap: 8 }}>
+      <Radio.Group
+        value={chosen ?? current ?? undefined}
+        onChange={(e) => setChosen(String(e.target.value))}
+        style={{ display: 'flex', flexWrap: 'wrap', gap: 8 }}
+      >
         {sources.map((s) => (
           <Radio.Button key={s.sourceKey} value={s.sourceKey}>
             <span data-source={s.sourceKey}>{s.name}</span>

@@ -11,7 +11,12 @@ export function StorageTab({ detail }: { detail: deviceDetail.DeviceDetail }) {
   const storage = storageOf(detail.ramTotal, detail.ramUsed);
   if (!storage) return <Empty description={t('deviceDetail.notReported')} />;
   return (
-    <Space orientation="vertical" align="center" style={{ width: '100%', paddingTop: 24 }} data-testid="detail-storage">
+    <Space
+      orientation="vertical"
+      align="center"
+      style={{ width: '100%', paddingTop: 24 }}
+      data-testid="detail-storage"
+    >
       <Progress
         type="circle"
         size={180}

@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react';
 import { App, Empty, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { ThunderboltOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { device } from '@panelfleet/contract';
+import { DEFAULT_PAGE_SIZE, device } from '@panelfleet/contract';
 import { alreadyReported, call } from '../../../api/client';
 import { NOTICE_SECONDS } from '../../../api/ReplyEffects';
 import { CONTRACT_NS } from '../../../i18n';
+import { PAGE_SIZE_OPTIONS } from '../../../lists/paging';
 import { useResetOnOpen } from '../../../lists/useResetOnOpen';
 import { SendModal } from './SendModal';
 import { LabelPicker } from '../../labels/LabelPicker';
@@ -43,8 +44,15 @@ export function TerminalListModal({ open, title, unavailable, onSend, onClose }:
     }
     const controller = new AbortController();
     setLoading(true);
-    call(device.selectByTag, { tags: ticked.join(','), start: 1, size: PUSH_LIST_SIZE }, { signal: controller.signal })
-      .then((reply) => setRows(reply.listObject), (error: unknown) => alreadyReported(error))
+    call(
+      device.selectByTag,
+      { tags: ticked.join(','), start: 1, size: PUSH_LIST_SIZE },
+      { signal: controller.signal },
+    )
+      .then(
+        (reply) => setRows(reply.listObject),
+        (error: unknown) => alreadyReported(error),
+      )
       .finally(() => !controller.signal.aborted && setLoading(false));
     return () => controller.abort();
   }, [open, ticked]);
@@ -61,7 +69,11 @@ export function TerminalListModal({ open, title, unavailable, onSend, onClose }:
   const send = () => {
     const ids = chosen.filter((id) => rows.some((r) => r.deviceId === id));
     if (!ids.length) {
-      notification.error({ title: t('common.tips'), description: t('setting.chooseDevice', { ns: CONTRACT_NS }), duration: NOTICE_SECONDS });
+      notification.error({
+        title: t('common.tips'),
+        description: t('setting.chooseDevice', { ns: CONTRACT_NS }),
+        duration: NOTICE_SECONDS,
+      });
       return undefined;
     }
     return onSend(ids);
@@ -75,13 +87,23 @@ export function TerminalListModal({ open, title, unavailable, onSend, onClose }:
       title: t('lists.onlineState'),
       dataIndex: 'isOnline',
       width: 70,
-      render: (_, row) => <ThunderboltOutlined style={{ color: row.isOnline === '1' ? '#52c41a' : '#bfbfbf', fontSize: 16 }} />,
+      render: (_, row) => (
+        <ThunderboltOutlined style={{ color: row.isOnline === '1' ? '#52c41a' : '#bfbfbf', fontSize: 16 }} />
+      ),
     },
     { title: t('deviceDetail.tags'), dataIndex: 'tag', render: (_, row) => <LabelChips tag={row.tag} /> },
   ];
 
   return (
-    <SendModal title={title} open={open} onClose={onClose} send={send} testId="terminal-list" width={820} keepOnMaskClick>
+    <SendModal
+      title={title}
+      open={open}
+      onClose={onClose}
+      send={send}
+      testId="terminal-list"
+      width={820}
+      keepOnMaskClick
+    >
       <Space wrap style={{ marginBottom: 12 }}>
         <LabelPicker
           labels={labels}
@@ -91,7 +113,9 @@ export function TerminalListModal({ open, title, unavailable, onSend, onClose }:
           selectAllTestId="terminal-select-all"
           chipTestId="terminal-label"
         />
-        {loaded && !labels.length && <Typography.Text type="secondary">{t('upgrade.noLabel', { ns: CONTRACT_NS })}</Typography.Text>}
+        {loaded && !labels.length && (
+          <Typography.Text type="secondary">{t('upgrade.noLabel', { ns: CONTRACT_NS })}</Typography.Text>
+        )}
       </Space>
       <Table<LabelDevice>
         size="small"
@@ -99,8 +123,21 @@ export function TerminalListModal({ open, title, unavailable, onSend, onClose }:
         columns={columns}
         dataSource={rows}
         loading={loading}
-        pagination={{ pageSize: 8, showSizeChanger: false }}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(ticked.length ? 'deviceDetail.noLabelDevices' : 'label.chooseDevice', { ns: ticked.length ? undefined : CONTRACT_NS })} /> }}
+        pagination={{
+          defaultPageSize: DEFAULT_PAGE_SIZE,
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZE_OPTIONS,
+        }}
+        locale={{
+          emptyText: (
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={t(ticked.length ? 'deviceDetail.noLabelDevices' : 'label.chooseDevice', {
+                ns: ticked.length ? undefined : CONTRACT_NS,
+              })}
+            />
+          ),
+        }}
         rowSelection={{
           selectedRowKeys: chosen,
           onChange: (keys) => setChosen(keys.map(Number)),
@@ -111,7 +148,11 @@ export function TerminalListModal({ open, title, unavailable, onSend, onClose }:
           },
         }}
       />
-      {chosen.length > 0 && <Typography.Text type="secondary">{t('deviceDetail.chosenDevices', { count: chosen.length })}</Typography.Text>}
+      {chosen.length > 0 && (
+        <Typography.Text type="secondary">
+          {t('deviceDetail.chosenDevices', { count: chosen.length })}
+        </Typography.Text>
+      )}
     </SendModal>
   );
 }

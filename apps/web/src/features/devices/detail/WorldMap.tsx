@@ -46,7 +46,15 @@ export default function WorldMap({ latitude, longitude, width, height, label }: 
   useEffect(() => setCenter([longitude, latitude]), [longitude, latitude]);
 
   const projection = useMemo(
-    () => geoMercator().scale(scaleOf(zoom)).center(center).translate([width / 2, height / 2]).clipExtent([[0, 0], [width, height]]),
+    () =>
+      geoMercator()
+        .scale(scaleOf(zoom))
+        .center(center)
+        .translate([width / 2, height / 2])
+        .clipExtent([
+          [0, 0],
+          [width, height],
+        ]),
     [zoom, center, width, height],
   );
   const path = useMemo(() => geoPath(projection), [projection]);
@@ -59,11 +67,15 @@ export default function WorldMap({ latitude, longitude, width, height, label }: 
   const onPointerMove = (e: PointerEvent<SVGSVGElement>) => {
     const start = drag.current;
     if (!start) return;
-    const from = geoMercator().scale(scaleOf(zoom)).center(start.center).translate([width / 2, height / 2]);
+    const from = geoMercator()
+      .scale(scaleOf(zoom))
+      .center(start.center)
+      .translate([width / 2, height / 2]);
     const moved = from.invert?.([width / 2 - (e.clientX - start.x), height / 2 - (e.clientY - start.y)]);
     if (moved) setCenter([moved[0], Math.max(-80, Math.min(80, moved[1]))]);
   };
-  const onWheel = (e: WheelEvent<SVGSVGElement>) => setZoom((z) => Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, z + (e.deltaY < 0 ? 1 : -1))));
+  const onWheel = (e: WheelEvent<SVGSVGElement>) =>
+    setZoom((z) => Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, z + (e.deltaY < 0 ? 1 : -1))));
 
   if (!land) return <Spin style={{ display: 'block', margin: '40px auto' }} />;
   return (
@@ -75,7 +87,13 @@ export default function WorldMap({ latitude, longitude, width, height, label }: 
         aria-label={label}
         data-testid="device-map"
         data-zoom={zoom}
-        style={{ background: '#cfe3f3', borderRadius: 6, cursor: 'grab', touchAction: 'none', display: 'block' }}
+        style={{
+          background: '#cfe3f3',
+          borderRadius: 6,
+          cursor: 'grab',
+          touchAction: 'none',
+          display: 'block',
+        }}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={() => (drag.current = undefined)}
@@ -83,7 +101,13 @@ export default function WorldMap({ latitude, longitude, width, height, label }: 
       >
         <path d={path(geoGraticule10()) ?? ''} fill="none" stroke="#b5cde0" strokeWidth={0.5} />
         {land.features.map((country, i) => (
-          <path key={String(country.id ?? i)} d={path(country) ?? ''} fill="#f4f1e8" stroke="#9c9486" strokeWidth={0.6} />
+          <path
+            key={String(country.id ?? i)}
+            d={path(country) ?? ''}
+            fill="#f4f1e8"
+            stroke="#9c9486"
+            strokeWidth={0.6}
+          />
         ))}
         {point && (
           <g transform={`translate(${point[0]},${point[1]})`} data-testid="device-map-point">
@@ -93,9 +117,22 @@ export default function WorldMap({ latitude, longitude, width, height, label }: 
         )}
       </svg>
       <Space.Compact orientation="vertical" style={{ position: 'absolute', right: 8, top: 8 }}>
-        <Button size="small" onClick={() => setZoom((z) => Math.min(MAX_ZOOM, z + 1))} aria-label="zoom in">+</Button>
-        <Button size="small" onClick={() => setZoom((z) => Math.max(MIN_ZOOM, z - 1))} aria-label="zoom out">−</Button>
-        <Button size="small" onClick={() => { setZoom(MAP_ZOOM); setCenter([longitude, latitude]); }} aria-label="recenter">◎</Button>
+        <Button size="small" onClick={() => setZoom((z) => Math.min(MAX_ZOOM, z + 1))} aria-label="zoom in">
+          +
+        </Button>
+        <Button size="small" onClick={() => setZoom((z) => Math.max(MIN_ZOOM, z - 1))} aria-label="zoom out">
+          −
+        </Button>
+        <Button
+          size="small"
+          onClick={() => {
+            setZoom(MAP_ZOOM);
+            setCenter([longitude, latitude]);
+          }}
+          aria-label="recenter"
+        >
+          ◎
+        </Button>
       </Space.Compact>
     </div>
   );

@@ -2,8 +2,19 @@ import { describe, expect, it } from 'vitest';
 import type { deviceDetail } from '@panelfleet/contract';
 import { afterUninstall, isSelectable, uninstallDisabled } from './appSelection';
 
-const app = (packageName: string, appLevel: 0 | 1, status: 'normal' | 'uninstall' = 'normal'): deviceDetail.DeviceApp => ({
-  appName: packageName, packageName, versionName: '1', newVersionName: null, appSize: 1, appLevel, iconName: '', status,
+const app = (
+  packageName: string,
+  appLevel: 0 | 1,
+  status: 'normal' | 'uninstall' = 'normal',
+): deviceDetail.DeviceApp => ({
+  appName: packageName,
+  packageName,
+  versionName: '1',
+  newVersionName: null,
+  appSize: 1,
+  appLevel,
+  iconName: '',
+  status,
 });
 
 describe('app selection (spec 2 section 4)', () => {
@@ -23,7 +34,13 @@ describe('app selection (spec 2 section 4)', () => {
 
   it('removes the rows the panel confirmed and marks the others as uninstalling', () => {
     const apps = [app('a', 0), app('b', 0), app('c', 0)];
-    const next = afterUninstall(apps, [{ packageName: 'a', uninstallStatus: true }, { packageName: 'b', uninstallStatus: false }]);
-    expect(next.map((a) => [a.packageName, a.status])).toEqual([['b', 'uninstall'], ['c', 'normal']]);
+    const next = afterUninstall(apps, [
+      { packageName: 'a', uninstallStatus: true },
+      { packageName: 'b', uninstallStatus: false },
+    ]);
+    expect(next.map((a) => [a.packageName, a.status])).toEqual([
+      ['b', 'uninstall'],
+      ['c', 'normal'],
+    ]);
   });
 });

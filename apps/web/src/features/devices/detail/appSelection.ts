@@ -3,7 +3,8 @@ import type { deviceDetail } from '@panelfleet/contract';
 type App = deviceDetail.DeviceApp;
 
 /** Spec 2 section 4: system apps, apps being uninstalled, and every app of an offline panel cannot be ticked. */
-export const isSelectable = (app: App, online: boolean) => online && app.appLevel !== 1 && app.status !== 'uninstall';
+export const isSelectable = (app: App, online: boolean) =>
+  online && app.appLevel !== 1 && app.status !== 'uninstall';
 
 /** Uninstall is refused for a mix of system and user apps (and needs the panel online). */
 export function uninstallDisabled(selected: App[], online: boolean): boolean {
@@ -13,7 +14,10 @@ export function uninstallDisabled(selected: App[], online: boolean): boolean {
 }
 
 /** After the panel's answer: confirmed rows go, the others wait as "uninstall". */
-export function afterUninstall(apps: App[], appList: Array<{ packageName: string; uninstallStatus: boolean }>): App[] {
+export function afterUninstall(
+  apps: App[],
+  appList: Array<{ packageName: string; uninstallStatus: boolean }>,
+): App[] {
   const result = new Map(appList.map((a) => [a.packageName, a.uninstallStatus]));
   return apps
     .filter((a) => result.get(a.packageName) !== true)

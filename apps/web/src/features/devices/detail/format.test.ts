@@ -24,7 +24,11 @@ describe('storage', () => {
 
 describe('download progress', () => {
   it('shows kb of total while a download runs', () => {
-    expect(downloadProgress('apk', 512_000, 2_048_000)).toEqual({ currentKb: 500, totalKb: 2000, percent: 25 });
+    expect(downloadProgress('apk', 512_000, 2_048_000)).toEqual({
+      currentKb: 500,
+      totalKb: 2000,
+      percent: 25,
+    });
     expect(toKb(1536)).toBe(2);
   });
 

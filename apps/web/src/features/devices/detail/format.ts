@@ -36,5 +36,9 @@ export function downloadProgress(kind: DownloadKind, current: number | null, tot
   const done = current ?? 0;
   const all = total ?? 0;
   if (all === 0 || done === all || (kind === 'ota' && done === 0)) return undefined;
-  return { currentKb: toKb(done), totalKb: toKb(all), percent: Math.min(100, Math.floor((done / all) * 100)) };
+  return {
+    currentKb: toKb(done),
+    totalKb: toKb(all),
+    percent: Math.min(100, Math.floor((done / all) * 100)),
+  };
 }

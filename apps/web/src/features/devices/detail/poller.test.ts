@@ -22,7 +22,11 @@ describe('detail poller', () => {
   afterEach(() => vi.useRealTimers());
 
   it('reads at once and every 5 seconds; only the first read may show a refusal', async () => {
-    const poller = startPoller(fetch, (n) => delivered.push(n), () => undefined);
+    const poller = startPoller(
+      fetch,
+      (n) => delivered.push(n),
+      () => undefined,
+    );
     expect(reads).toHaveLength(1);
     reads[0]!.resolve(1);
     await settle();
@@ -36,7 +40,11 @@ describe('detail poller', () => {
   });
 
   it('cancels a pending read when a newer one starts, so an old answer never shows', async () => {
-    const poller = startPoller(fetch, (n) => delivered.push(n), () => undefined);
+    const poller = startPoller(
+      fetch,
+      (n) => delivered.push(n),
+      () => undefined,
+    );
     poller.load();
     expect(reads[0]!.signal.aborted).toBe(true);
     reads[0]!.resolve(1);
@@ -48,7 +56,11 @@ describe('detail poller', () => {
 
   it('on stop cancels the read on its way and reads no more', async () => {
     const errors: unknown[] = [];
-    const poller = startPoller(fetch, (n) => delivered.push(n), (e) => errors.push(e));
+    const poller = startPoller(
+      fetch,
+      (n) => delivered.push(n),
+      (e) => errors.push(e),
+    );
     poller.stop();
     expect(reads[0]!.signal.aborted).toBe(true);
     reads[0]!.resolve(1);

@@ -27,7 +27,11 @@ export function useDeviceCommands(deviceId: number, reload: () => void) {
   const send = useCallback(
     async (order: device.Order, value?: string | number | boolean) => {
       try {
-        const reply = await call(device.sendCommandByDeviceId, { deviceId, order, ...(value === undefined ? {} : { value: String(value) }) });
+        const reply = await call(device.sendCommandByDeviceId, {
+          deviceId,
+          order,
+          ...(value === undefined ? {} : { value: String(value) }),
+        });
         afterSend(reply.hhtMsg);
         return true;
       } catch (error) {

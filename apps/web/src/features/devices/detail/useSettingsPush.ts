@@ -14,7 +14,10 @@ export function useSettingsPush(deviceId: number, reload: () => void) {
   return useCallback(
     async (change: Record<string, unknown>) => {
       try {
-        const reply = await call(deviceDetail.updateDeviceSetting, { deviceId, jsonData: JSON.stringify(change) });
+        const reply = await call(deviceDetail.updateDeviceSetting, {
+          deviceId,
+          jsonData: JSON.stringify(change),
+        });
         void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
         window.setTimeout(reload, REREAD_AFTER_MS);
         return true;

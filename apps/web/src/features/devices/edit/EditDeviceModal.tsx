@@ -20,7 +20,15 @@ interface EditDeviceValues {
 const fields = device.updateDevice.params.shape;
 
 /** Edit device (spec 2 sections 2 and 5): name, labels, remark with its counter, state; the serial number is read-only. */
-export function EditDeviceModal({ row, onClose, onSaved }: { row: device.DeviceRow | undefined; onClose(): void; onSaved(): void }) {
+export function EditDeviceModal({
+  row,
+  onClose,
+  onSaved,
+}: {
+  row: device.DeviceRow | undefined;
+  onClose(): void;
+  onSaved(): void;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm<EditDeviceValues>();
   const queryClient = useQueryClient();
@@ -28,7 +36,11 @@ export function EditDeviceModal({ row, onClose, onSaved }: { row: device.DeviceR
   const pending = useRef('');
   const rules = useMemo(() => {
     const translate = (key: string) => t(key, { ns: CONTRACT_NS });
-    return { deviceName: [schemaRule(fields.deviceName, translate)], labels: [labelsRule(translate, pending)], remark: [schemaRule(fields.remark, translate)] };
+    return {
+      deviceName: [schemaRule(fields.deviceName, translate)],
+      labels: [labelsRule(translate, pending)],
+      remark: [schemaRule(fields.remark, translate)],
+    };
   }, [t]);
 
   return (
@@ -37,7 +49,14 @@ export function EditDeviceModal({ row, onClose, onSaved }: { row: device.DeviceR
       open={row !== undefined}
       form={form}
       width={560}
-      initialValues={row && { deviceName: row.deviceName, labels: row.tag.split(device.TAG_SEPARATOR).filter(Boolean), remark: row.remark, state: row.state }}
+      initialValues={
+        row && {
+          deviceName: row.deviceName,
+          labels: row.tag.split(device.TAG_SEPARATOR).filter(Boolean),
+          remark: row.remark,
+          state: row.state,
+        }
+      }
       submit={async (v) => {
         const reply = await call(device.updateDevice, {
           deviceId: row?.deviceId ?? 0,
@@ -64,14 +83,36 @@ export function EditDeviceModal({ row, onClose, onSaved }: { row: device.DeviceR
       <Form.Item label={t('devices.serial')}>
         <Input value={row?.deviceKey} disabled data-testid="device-edit-serial" />
       </Form.Item>
-      <Form.Item name="labels" label={t('devices.labels')} rules={rules.labels} required extra={t('devices.labelsHint')}>
-        <LabelInput known={labels.map((l) => l.groupName)} pending={pending} testId="device-edit-labels" placeholder={t('devices.labelsPlaceholder')} />
+      <Form.Item
+        name="labels"
+        label={t('devices.labels')}
+        rules={rules.labels}
+        required
+        extra={t('devices.labelsHint')}
+      >
+        <LabelInput
+          known={labels.map((l) => l.groupName)}
+          pending={pending}
+          testId="device-edit-labels"
+          placeholder={t('devices.labelsPlaceholder')}
+        />
       </Form.Item>
       <Form.Item name="remark" label={t('devices.remark')} rules={rules.remark}>
-        <Input.TextArea rows={3} showCount maxLength={device.DEVICE_REMARK_MAX} data-testid="device-edit-remark" />
+        <Input.TextArea
+          rows={3}
+          showCount
+          maxLength={device.DEVICE_REMARK_MAX}
+          data-testid="device-edit-remark"
+        />
       </Form.Item>
       <Form.Item name="state" label={t('devices.state')}>
-        <Radio.Group data-testid="device-edit-state" options={[{ value: 1, label: t('lists.enabled') }, { value: 0, label: t('lists.disabled') }]} />
+        <Radio.Group
+          data-testid="device-edit-state"
+          options={[
+            { value: 1, label: t('lists.enabled') },
+            { value: 0, label: t('lists.disabled') },
+          ]}
+        />
       </Form.Item>
     </FormModal>
   );

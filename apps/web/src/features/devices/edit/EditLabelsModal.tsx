@@ -17,7 +17,17 @@ interface EditLabelsValues {
  * Edit tags of the selected devices: they get exactly the chosen labels. Typed names that are
  * not labels yet are created first (POST group/insert), then saveGroupsAndDevices.
  */
-export function EditLabelsModal({ devices, open, onClose, onSaved }: { devices: device.DeviceRow[]; open: boolean; onClose(): void; onSaved(): void }) {
+export function EditLabelsModal({
+  devices,
+  open,
+  onClose,
+  onSaved,
+}: {
+  devices: device.DeviceRow[];
+  open: boolean;
+  onClose(): void;
+  onSaved(): void;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm<EditLabelsValues>();
   const queryClient = useQueryClient();
@@ -25,14 +35,17 @@ export function EditLabelsModal({ devices, open, onClose, onSaved }: { devices: 
   const pending = useRef('');
   const rules = useMemo(() => [labelsRule((key) => t(key, { ns: CONTRACT_NS }), pending)], [t]);
   const shared = devices.length
-    ? devices.map((d) => d.tag.split(device.TAG_SEPARATOR).filter(Boolean)).reduce((common, tags) => common.filter((name) => tags.includes(name)))
+    ? devices
+        .map((d) => d.tag.split(device.TAG_SEPARATOR).filter(Boolean))
+        .reduce((common, tags) => common.filter((name) => tags.includes(name)))
     : [];
 
   const save = async (values: EditLabelsValues) => {
     const names = withPending(values.labels, pending.current);
     const ids = new Map(labels.map((l) => [l.groupName, l.groupId]));
     for (const name of names) {
-      if (!ids.has(name)) ids.set(name, (await call(device.insertGroup, { groupName: name })).dataObject.groupId);
+      if (!ids.has(name))
+        ids.set(name, (await call(device.insertGroup, { groupName: name })).dataObject.groupId);
     }
     const reply = await call(device.saveGroupsAndDevices, {
       deviceIds: devices.map((d) => d.deviceId).join(','),
@@ -59,10 +72,28 @@ export function EditLabelsModal({ devices, open, onClose, onSaved }: { devices: 
       testId="labels-edit"
     >
       <Typography.Paragraph type="secondary" data-testid="labels-edit-count">
-        {t('devices.editLabelsFor', { count: devices.length, names: devices.slice(0, 5).map((d) => d.deviceName).join(', ') + (devices.length > 5 ? ' …' : '') })}
+        {t('devices.editLabelsFor', {
+          count: devices.length,
+          names:
+            devices
+              .slice(0, 5)
+              .map((d) => d.deviceName)
+              .join(', ') + (devices.length > 5 ? ' …' : ''),
+        })}
       </Typography.Paragraph>
-      <Form.Item name="labels" label={t('devices.labels')} rules={rules} required extra={t('devices.labelsHint')}>
-        <LabelInput known={labels.map((l) => l.groupName)} pending={pending} testId="labels-edit-input" placeholder={t('devices.labelsPlaceholder')} />
+      <Form.Item
+        name="labels"
+        label={t('devices.labels')}
+        rules={rules}
+        required
+        extra={t('devices.labelsHint')}
+      >
+        <LabelInput
+          known={labels.map((l) => l.groupName)}
+          pending={pending}
+          testId="labels-edit-input"
+          placeholder={t('devices.labelsPlaceholder')}
+        />
       </Form.Item>
     </FormModal>
   );

@@ -47,5 +47,7 @@ export function withPending(names: string[] | undefined, pending: string): strin
 
 /** The contract's rule for a device's labels (at least one, at most 20, each a valid label name). */
 export function labelsRule(translate: (key: string) => string, pending: RefObject<string>) {
-  return schemaRule(device.tagNames, translate, (value) => withPending(value as string[] | undefined, pending.current).join(device.TAG_SEPARATOR));
+  return schemaRule(device.tagNames, translate, (value) =>
+    withPending(value as string[] | undefined, pending.current).join(device.TAG_SEPARATOR),
+  );
 }

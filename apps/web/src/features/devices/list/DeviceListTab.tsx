@@ -61,8 +61,16 @@ export function DeviceListTab() {
     operationsColumn(t('lists.operations'), (row) => (
       <>
         <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
-        <RowAction label={t('devices.detail')} testId="row-detail" onClick={() => setDetailId(row.deviceId)} />
-        <RowAction label={t('devices.screenTime')} testId="row-screen-time" onClick={() => setScreenTime(row)} />
+        <RowAction
+          label={t('devices.detail')}
+          testId="row-detail"
+          onClick={() => setDetailId(row.deviceId)}
+        />
+        <RowAction
+          label={t('devices.screenTime')}
+          testId="row-screen-time"
+          onClick={() => setScreenTime(row)}
+        />
       </>
     )),
   ];
@@ -113,10 +121,26 @@ export function DeviceListTab() {
             }),
         }}
       />
-      <DeviceDetailModal deviceId={detailId} open={detailId !== undefined} onClose={() => setDetailId(undefined)} />
+      <DeviceDetailModal
+        deviceId={detailId}
+        open={detailId !== undefined}
+        onClose={() => setDetailId(undefined)}
+      />
       <EditDeviceModal row={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
-      <EditLabelsModal devices={[...selected.values()]} open={labelling} onClose={() => setLabelling(false)} onSaved={afterLabels} />
-      {screenTime && <ScreenTimeModal deviceKey={screenTime.deviceKey} deviceName={screenTime.deviceName} open onClose={() => setScreenTime(undefined)} />}
+      <EditLabelsModal
+        devices={[...selected.values()]}
+        open={labelling}
+        onClose={() => setLabelling(false)}
+        onSaved={afterLabels}
+      />
+      {screenTime && (
+        <ScreenTimeModal
+          deviceKey={screenTime.deviceKey}
+          deviceName={screenTime.deviceName}
+          open
+          onClose={() => setScreenTime(undefined)}
+        />
+      )}
     </div>
   );
 }

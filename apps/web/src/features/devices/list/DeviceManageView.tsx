@@ -1,4 +1,5 @@
-import { Card, Tabs } from 'antd';
+import { lazy, Suspense } from 'react';
+import { Card, Spin, Tabs } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { ViewName } from '@panelfleet/contract';
@@ -6,11 +7,14 @@ import { homeView } from '../../../paths';
 import { LabelsPanel } from '../../labels/LabelsPanel';
 import { DeviceListTab } from './DeviceListTab';
 
-/** Views `deviceManage` and `Labels` (spec 2 section 2): one page, two top tabs, each its own URL. */
+// The fleet map and ECharts load only when the Map tab is opened.
+const FleetMapView = lazy(() => import('../../dashboards/FleetMapView'));
+
+/** Views `deviceManage`, `Labels` and `Map` (spec 2 section 2): one page, three top tabs, each its own URL. */
 export default function DeviceManageView({ view }: { view: ViewName }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const active = view === 'Labels' ? 'Labels' : 'deviceManage';
+  const active = view === 'Labels' || view === 'Map' ? view : 'deviceManage';
   return (
     <Card title={t('views.deviceManage')}>
       <Tabs
@@ -18,8 +22,25 @@ export default function DeviceManageView({ view }: { view: ViewName }) {
         onChange={(key) => navigate(homeView(key))}
         destroyOnHidden
         items={[
-          { key: 'deviceManage', label: <span data-testid="tab-device-list">{t('devices.listTab')}</span>, children: <DeviceListTab /> },
-          { key: 'Labels', label: <span data-testid="tab-labels">{t('views.Labels')}</span>, children: <LabelsPanel /> },
+          {
+            key: 'deviceManage',
+            label: <span data-testid="tab-device-list">{t('devices.listTab')}</span>,
+            children: <DeviceListTab />,
+          },
+          {
+            key: 'Labels',
+            label: <span data-testid="tab-labels">{t('views.Labels')}</span>,
+            children: <LabelsPanel />,
+          },
+          {
+            key: 'Map',
+            label: <span data-testid="tab-map">{t('views.Map')}</span>,
+            children: (
+              <Suspense fallback={<Spin />}>
+                <FleetMapView />
+              </Suspense>
+            ),
+          },
         ]}
       />
     </Card>

@@ -1,0 +1,205 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { containsFolded } from '../../db/search.js';
+
+/** The error-tip catalogue (deployment-wide: no org_id). */
+export class TipRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async page(offset: number, size: number, code?: string) {
+    let query = this.db.selectFrom('error_tips');
+    if (code) query = query.where(containsFolded('tips_code', code));
+    const [rows, total] = await Promise.all([
+      query.selectAll().orderBy('tips_code').orderBy('language').limit(size).offset(offset).execute(),
+      query.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
+  }
+
+  find(id: number) {
+    return this.db.selectFrom('error_tips').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Inserts unless the code already has a tip in that language (undefined then). */
+  async insert(values: {
+    tips_code: string;
+    language: string;
+    message: string;
+    update_man: string;
+    at: number;
+  }) {
+    const row = await this.db
+      .insertInto('error_tips')
+      .values({
+        tips_code: values.tips_code,
+        language: values.language,
+        message: values.message,
+        update_man: values.update_man,
+        created_at: values.at,
+        updated_at: values.at,
+      })
+      .onConflict((oc) => oc.columns(['tips_code', 'language']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  async update(
+    id: number,
+    values: { tips_code: string; language: string; message: string; update_man: string; at: number },
+  ) {
+    const result = await this.db
+      .updateTable('error_tips')
+      .set({
+        tips_code: values.tips_code,
+        language: values.language,
+        message: values.message,
+        update_man: values.update_man,
+        updated_at: values.at,
+      })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async remove(id: number) {
+    const result = await this.db.deleteFrom('error_tips').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** The tips of some codes in one language. */
+  async messages(codes: string[], language: string): Promise<Map<string, string>> {
+    if (!codes.length) return new Map();
+    const rows = await this.db
+      .selectFrom('error_tips')
+      .select(['tips_code', 'message'])
+      .where('tips_code', 'in', codes)
+      .where('language', '=', language)
+      .execute();
+    return new Map(rows.map((r) => [r.tips_code, r.message]));
+  }
+}
+
+/** Reminders and their per-language messages (deployment-wide). */
+export class ReminderRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async page(offset: number, size: number, machineType?: string) {
+    let query = this.db.selectFrom('warnings');
+    if (machineType) query = query.where(containsFolded('machine_type', machineType));
+    const [rows, total] = await Promise.all([
+      query
+        .selectAll()
+        .orderBy('machine_type')
+        .orderBy('ota_version')
+        .orderBy('id')
+        .limit(size)
+        .offset(offset)
+        .execute(),
+      query.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
+  }
+
+  async languagesOf(ids: number[]): Promise<Map<number, string[]>> {
+    const map = new Map<number, string[]>();
+    if (!ids.length) return map;
+    const rows = await this.db
+      .selectFrom('warning_messages')
+      .select(['warning_id', 'language'])
+      .where('warning_id', 'in', ids)
+      .orderBy('language')
+      .execute();
+    for (const r of rows) map.set(r.warning_id, [...(map.get(r.warning_id) ?? []), r.language]);
+    return map;
+  }
+
+  find(id: number) {
+    return this.db.selectFrom('warnings').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async insert(values: {
+    machine_type: string;
+    ota_version: string;
+    remark: string;
+    create_man: string;
+    created_at: number;
+  }) {
+    const row = await this.db
+      .insertInto('warnings')
+      .values(values)
+      .onConflict((oc) => oc.columns(['machine_type', 'ota_version']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  async update(id: number, values: { machine_type: string; ota_version: string; remark: string }) {
+    const result = await this.db.updateTable('warnings').set(values).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Deletes a reminder and its messages together. */
+  async remove(id: number) {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('warning_messages').where('warning_id', '=', id).execute();
+      const result = await trx.deleteFrom('warnings').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  async messagePage(warningId: number, offset: number, size: number) {
+    const query = this.db.selectFrom('warning_messages').where('warning_id', '=', warningId);
+    const [rows, total] = await Promise.all([
+      query.selectAll().orderBy('language').limit(size).offset(offset).execute(),
+      query.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
+  }
+
+  findMessage(id: number) {
+    return this.db.selectFrom('warning_messages').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Inserts unless the reminder has a message in that language (undefined then); false warning id throws a foreign-key error. */
+  async insertMessage(values: { warning_id: number; language: string; message: string; created_at: number }) {
+    const row = await this.db
+      .insertInto('warning_messages')
+      .values(values)
+      .onConflict((oc) => oc.columns(['warning_id', 'language']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  async updateMessage(id: number, message: string) {
+    const result = await this.db
+      .updateTable('warning_messages')
+      .set({ message })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async removeMessage(id: number) {
+    const result = await this.db.deleteFrom('warning_messages').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** The message of the reminder of a machine type and version in one of the languages, first found first. */
+  async messageFor(machineType: string, otaVersion: string, languages: string[]) {
+    const rows = await this.db
+      .selectFrom('warning_messages as m')
+      .innerJoin('warnings as w', 'w.id', 'm.warning_id')
+      .select(['m.language', 'm.message'])
+      .where('w.machine_type', '=', machineType)
+      .where('w.ota_version', '=', otaVersion)
+      .where('m.language', 'in', languages)
+      .execute();
+    for (const language of languages) {
+      const found = rows.find((r) => r.language === language);
+      if (found) return found;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,38 @@
+/** What shutting down needs: the app's close, a logger and the process exit (replaced in tests). */
+export interface ShutdownDeps {
+  close(): Promise<void>;
+  log: { info(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+  exit(code: number): void;
+  /** Longest time the whole close may take before the process exits anyway. */
+  deadlineMs: number;
+}
+
+/**
+ * Closes the app and exits: 0 when everything closed, 1 when a step failed or the close did not
+ * finish before the deadline (every step of the close is bounded itself; this bounds the sum, so
+ * a server told to stop never keeps answering HTTP with its jobs stopped).
+ */
+export function shutDown(signal: string, deps: ShutdownDeps): Promise<void> {
+  deps.log.info({ signal }, 'shutting down');
+  return new Promise((resolve) => {
+    const deadline = setTimeout(() => {
+      deps.log.error({ signal, deadlineMs: deps.deadlineMs }, 'shutdown did not finish in time; exiting');
+      deps.exit(1);
+      resolve();
+    }, deps.deadlineMs);
+    deadline.unref();
+    deps.close().then(
+      () => {
+        clearTimeout(deadline);
+        deps.exit(0);
+        resolve();
+      },
+      (err: unknown) => {
+        clearTimeout(deadline);
+        deps.log.error({ err }, 'shutdown failed');
+        deps.exit(1);
+        resolve();
+      },
+    );
+  });
+}

@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { waitFor } from './device-helpers.js';
+
+export const MOSQUITTO = '/usr/sbin/mosquitto';
+export const hasMosquitto = fs.existsSync(MOSQUITTO);
+if (!hasMosquitto) console.warn('SKIPPED: Mosquitto is not installed (apt-get install mosquitto)');
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+const answers = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(port, '127.0.0.1', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+
+/**
+ * A throwaway Mosquitto of this test only (own port, own directory, anonymous, no persistence:
+ * a broker that keeps no sessions and no retained messages across a restart). Never the shared one.
+ */
+export class ThrowawayMosquitto {
+  private child: ChildProcess | undefined;
+  private constructor(
+    readonly port: number,
+    private readonly dir: string,
+  ) {}
+
+  static async start(): Promise<ThrowawayMosquitto> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pf-mosq-'));
+    const broker = new ThrowawayMosquitto(await freePort(), dir);
+    fs.writeFileSync(
+      path.join(dir, 'mosquitto.conf'),
+      [
+        // Started as root, Mosquitto would switch to its own user, which cannot read this private directory.
+        `user ${os.userInfo().username}`,
+        `listener ${broker.port} 127.0.0.1`,
+        'allow_anonymous true',
+        'persistence false',
+        'log_dest none',
+        '',
+      ].join('\n'),
+    );
+    await broker.run();
+    return broker;
+  }
+
+  get url() {
+    return `mqtt://127.0.0.1:${this.port}`;
+  }
+
+  private async run() {
+    const child = spawn(MOSQUITTO, ['-c', path.join(this.dir, 'mosquitto.conf')], { stdio: 'ignore' });
+    this.child = child;
+    await waitFor('mosquitto listening', () => answers(this.port));
+  }
+
+  /**
+   * Stops the broker: its clients lose their connections and it forgets everything. `crash`
+   * (SIGKILL) stops it without a word to anyone, last wills included.
+   */
+  async stop(how: 'stop' | 'crash' = 'stop') {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill(how === 'crash' ? 'SIGKILL' : 'SIGTERM');
+    await exited;
+  }
+
+  async restart(how: 'stop' | 'crash' = 'stop') {
+    await this.stop(how);
+    await this.run();
+  }
+
+  async dispose() {
+    await this.stop();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
