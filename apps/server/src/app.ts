@@ -7,6 +7,7 @@ import { compose, type DashboardStack, type DeviceStack, type OtaStack } from '.
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { withStartUpLock } from './db/start-up-lock.js';
 import { waitForDatabase } from './db/wait-for-database.js';
 import { installConsoleFiles } from './http/console-files.js';
 import { installErrorHandling } from './http/errors.js';
@@ -75,7 +76,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   http.addHook('onClose', () => db.close());
 
   await waitForDatabase(db, http.log);
-  const applied = await migrateToLatest(db);
+  const applied = await withStartUpLock(db, () => migrateToLatest(db), {
+    onWait: () => http.log.info('another instance is migrating the database; waiting for it'),
+  });
   if (applied.length) http.log.info({ applied }, 'database migrated');
 
   await installSecurityHeaders(http, { baseUrl: config.baseUrl, netSpeedUrl: config.netSpeedUrl });

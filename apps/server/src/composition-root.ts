@@ -154,6 +154,9 @@ import { ensurePlatformAdmin } from './modules/users/bootstrap.js';
 import { UserRepository } from './modules/users/repository.js';
 import { PasswordHasher } from './security/passwords.js';
 import { loadPepper } from './security/pepper.js';
+import { withStartUpLock } from './db/start-up-lock.js';
+import { DeploymentSecretRepository } from './modules/deployment/repository.js';
+import { pepperFingerprint, verifyDeploymentSecrets } from './modules/deployment/secrets.js';
 
 export interface CompositionInput {
   http: FastifyInstance;
@@ -244,13 +247,21 @@ export async function compose({
   const sessions = new SessionService(new SessionRepository(kysely), clock, secureCookies, (end) =>
     events.publish({ kind: 'sessionEnded', ...end }),
   );
-  await ensurePlatformAdmin({
-    organisations,
-    users,
-    hasher,
-    clock,
-    log,
-    adminPassword: config.adminPassword,
+  // First start, once for all instances: the shared secrets' checks, then the platform admin.
+  await withStartUpLock(db, async () => {
+    await verifyDeploymentSecrets(
+      new DeploymentSecretRepository(kysely),
+      { pepper: pepperFingerprint(pepper), firmwareSigningKey: signer.publicKeyBase64 },
+      clock.now(),
+    );
+    await ensurePlatformAdmin({
+      organisations,
+      users,
+      hasher,
+      clock,
+      log,
+      adminPassword: config.adminPassword,
+    });
   });
 
   // ---- device directory (panel credentials, needed by the router) ----

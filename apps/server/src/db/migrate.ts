@@ -21,6 +21,7 @@ import * as settings from './migrations/014-settings.js';
 import * as certificate from './migrations/014b-certificate.js';
 import * as reportsLogs from './migrations/016-reports-logs.js';
 import * as dashboards from './migrations/017-dashboards.js';
+import * as deploymentSecrets from './migrations/018-deployment-secrets.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -43,6 +44,7 @@ const migrations: Record<string, DialectMigration> = {
   '014b-certificate': certificate,
   '016-reports-logs': reportsLogs,
   '017-dashboards': dashboards,
+  '018-deployment-secrets': deploymentSecrets,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -252,4 +252,17 @@ export interface Database
   app_usage: AppUsageTable;
   screen_time: ScreenTimeTable;
   abnormal_logs: AbnormalLogsTable;
+  deployment_secrets: DeploymentSecretsTable;
+}
+
+/**
+ * What every instance of a deployment must share, as checks (never the secrets themselves): an
+ * instance whose password pepper or firmware signing key differs refuses to start.
+ */
+export interface DeploymentSecretsTable {
+  /** 'pepper' or 'firmwareSigningKey'. */
+  name: string;
+  /** pepper: HMAC-SHA256(pepper, a fixed text), hex; signing key: the public key, base64. */
+  fingerprint: string;
+  created_at: number;
 }
