@@ -227,3 +227,65 @@ test('shows the notification dialog and the audio list in Chinese', async ({ pag
   await page.getByTestId('audio-list').locator('.ant-modal-close').click();
   await snapshot(page, 'notification-modal-zh-CN');
 });
+
+test('broadcasts a notification to the panels of a ticked label and reports each panel’s delivery', async ({
+  page,
+}) => {
+  await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
+  // A label of two panels, added beside the labels they have (other specs rely on those).
+  const name = `Broadcast ${run}`;
+  const { groupId } = (await apiCall(page, url, device.insertGroup, { groupName: name })).dataObject;
+  const groups = (await apiCall(page, url, device.listGroups, {})).listObject;
+  const panels = (await apiCall(page, url, device.listDevices, { start: 1, size: 50 })).listObject.filter(
+    (d) => ['E2E-00001', 'E2E-00002'].includes(d.deviceKey),
+  );
+  expect(panels).toHaveLength(2);
+  for (const panel of panels) {
+    const held = panel.tag
+      .split(device.TAG_SEPARATOR)
+      .filter(Boolean)
+      .map((label) => groups.find((g) => g.groupName === label)!.groupId);
+    await apiCall(page, url, device.saveGroupsAndDevices, {
+      deviceIds: String(panel.deviceId),
+      groupIds: [...held, groupId].join(','),
+    });
+  }
+
+  // Reached from the menu.
+  await page.locator('[data-menu="Broadcast"]').click();
+  await expect(page).toHaveURL(/\/home\/Broadcast$/);
+  const broadcast = page.getByTestId('broadcast-page');
+  await expect(broadcast).toBeVisible();
+  // Nothing ticked: nothing is sent.
+  await broadcast.getByTestId('broadcast-send').click();
+  await expect(page.locator('.ant-message')).toContainText('Please tick at least one label');
+  await expect(page.getByTestId('notice-modal')).toHaveCount(0);
+
+  await broadcast.getByTestId('broadcast-chip').filter({ hasText: name }).click();
+  const deviceRows = broadcast.getByTestId('broadcast-devices').locator('.ant-table-tbody .ant-table-row');
+  await expect(deviceRows).toHaveCount(2);
+  await expect(deviceRows.filter({ hasText: 'E2E-00001' })).toBeVisible();
+  await snapshotQuiet(page, 'broadcast-en-US');
+
+  await broadcast.getByTestId('broadcast-send').click();
+  const modal = page.getByTestId('notice-modal');
+  await modal.getByTestId('notice-title').fill(`Assembly ${run}`);
+  await modal.getByTestId('notice-text').fill('Assembly in the hall at ten.');
+  await modal.getByTestId('notice-send').click();
+  await expect(modal).toBeHidden();
+
+  // Each panel's own acknowledgement, not the send reply, fills the report.
+  const report = broadcast.getByTestId('broadcast-report');
+  await expect(report).toContainText(`Assembly ${run}`);
+  await expect(report.getByTestId('notice-delivery-row')).toHaveCount(2);
+  for (const key of ['E2E-00001', 'E2E-00002'])
+    await expect(report.locator(`[data-device-key="${key}"]`)).toHaveAttribute('data-status', 'succeeded', {
+      timeout: 20_000,
+    });
+  await snapshotQuiet(page, 'broadcast-report-en-US');
+
+  await switchLanguage(page, 'zh-CN');
+  await expect(page.getByRole('tab', { name: '广播' })).toBeVisible();
+  await expect(broadcast.getByTestId('broadcast-send')).toContainText('发送广播');
+  await snapshotQuiet(page, 'broadcast-zh-CN');
+});

@@ -16,12 +16,20 @@ const GIVE_UP_MS = 11 * 60_000;
 /** Panels named one by one; a larger label send is summed up. */
 const LISTED = 5;
 const LOOKED_UP = 500;
+const REPORT_PAGE = 10;
 
 /**
  * Follows a sent notification until every panel has shown it or failed: what the operator sees
  * after the send dialog closed (the panels' own acknowledgements, not the send reply).
  */
-export function DeliveryProgress({ commandIds }: { commandIds: string[] }) {
+export function DeliveryProgress({
+  commandIds,
+  listAll = false,
+}: {
+  commandIds: string[];
+  /** Every panel, ten a page (the Broadcast tab's report), instead of the first five. */
+  listAll?: boolean;
+}) {
   const { t } = useTranslation();
   const [deliveries, setDeliveries] = useState<notifications.Delivery[]>([]);
   const readNow = useRef<() => void>(undefined);
@@ -92,7 +100,10 @@ export function DeliveryProgress({ commandIds }: { commandIds: string[] }) {
       </Typography.Text>
       <List
         size="small"
-        dataSource={deliveries.slice(0, LISTED)}
+        dataSource={listAll ? deliveries : deliveries.slice(0, LISTED)}
+        pagination={
+          listAll && deliveries.length > REPORT_PAGE ? { pageSize: REPORT_PAGE, size: 'small' } : false
+        }
         renderItem={(delivery) => (
           <List.Item
             data-testid="notice-delivery-row"

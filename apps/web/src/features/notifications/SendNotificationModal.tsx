@@ -23,6 +23,8 @@ export interface SendNotificationModalProps {
   target: NoticeTarget;
   open: boolean;
   onClose(): void;
+  /** Where the sent notification's delivery is followed; by default a notice in the corner. */
+  onSent?(sent: { commandIds: string[]; title: string }): void;
 }
 
 const COLOR_PRESETS = [
@@ -53,7 +55,7 @@ const COUNTED_BY_LENGTH = {
  * ordinary (top or bottom, play count), title in width units, content, colour. A fail reply keeps
  * it open; after a success it closes and a notice follows the panels' acknowledgements.
  */
-export function SendNotificationModal({ target, open, onClose }: SendNotificationModalProps) {
+export function SendNotificationModal({ target, open, onClose, onSent }: SendNotificationModalProps) {
   const { t } = useTranslation();
   const { message, notification } = App.useApp();
   const [form] = Form.useForm<NoticeFormValues>();
@@ -80,13 +82,15 @@ export function SendNotificationModal({ target, open, onClose }: SendNotificatio
     try {
       const reply = await call(notifications.sendMessage, toSendParams(values, target, material?.materialId));
       void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
-      notification.info({
-        key: reply.dataObject.commandIds[0],
-        title: t('notice.deliveryTitle', { title: values.title }),
-        description: <DeliveryProgress commandIds={reply.dataObject.commandIds} />,
-        duration: 0,
-        placement: 'bottomRight',
-      });
+      if (onSent) onSent({ commandIds: reply.dataObject.commandIds, title: values.title });
+      else
+        notification.info({
+          key: reply.dataObject.commandIds[0],
+          title: t('notice.deliveryTitle', { title: values.title }),
+          description: <DeliveryProgress commandIds={reply.dataObject.commandIds} />,
+          duration: 0,
+          placement: 'bottomRight',
+        });
       close();
     } catch (error) {
       alreadyReported(error);

@@ -37,6 +37,7 @@ const screens: Partial<Record<ViewName, ViewComponent>> = {
   index1: dashboardB,
   index2: dashboardA,
   Map: deviceManage,
+  Broadcast: lazy(() => import('../broadcast/BroadcastView')),
 };
 
 export const viewComponent = (view: ViewName): ViewComponent => screens[view] ?? placeholder;
