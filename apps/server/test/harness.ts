@@ -58,6 +58,8 @@ export async function startServer(
     LOG_LEVEL: 'silent',
     // Any free port: tests run in parallel and a real Mosquitto may hold 1883.
     MQTT_PORT: '0',
+    // Tests run many servers at once; a connection may take longer than production's 3 s to open.
+    DB_CONNECT_TIMEOUT_MS: '15000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
