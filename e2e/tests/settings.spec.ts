@@ -443,10 +443,13 @@ async function photographEverything(page: Page, language: 'en-US' | 'zh-CN') {
 }
 
 test('every editor section and dialog in English', async ({ page }) => {
+  // Some thirty screens and dialogs opened one after another.
+  test.setTimeout(150_000);
   await photographEverything(page, 'en-US');
 });
 
 test('every editor section and dialog in Chinese, and the certificate page', async ({ page }) => {
+  test.setTimeout(150_000);
   await photographEverything(page, 'zh-CN');
   await page.context().clearCookies();
   await signIn(page, 'normal', 'sales1', 'sales123', 'zh-CN');
