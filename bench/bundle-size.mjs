@@ -24,6 +24,20 @@ const assets = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWit
 const lazy = assets.filter((f) => !initial.some((src) => src.endsWith(f)));
 const lazyKb = lazy.reduce((sum, f) => sum + gz(path.join(dist, 'assets', f)), 0);
 
+// The first screen also waits for the strings of the user's language (the console's and the
+// contract's catalogs, one chunk per file): the larger language counts as initial.
+const stringsOf = (language) => lazy.filter((f) => f.includes(language));
+const stringsKb = Math.max(
+  ...['zh-CN', 'en-US'].map((language) =>
+    stringsOf(language).reduce((sum, f) => sum + gz(path.join(dist, 'assets', f)), 0),
+  ),
+);
+console.log(
+  `  strings of one language (the larger, ${stringsOf('zh-CN').length} chunks)`.padEnd(51) +
+    `${stringsKb.toFixed(1)} KB`,
+);
+initialKb += stringsKb;
+
 const require = (await import('node:module')).createRequire(import.meta.url);
 const packageDir = (name) => path.dirname(require.resolve(`${name}/package.json`));
 const reactKb = [

@@ -10,17 +10,22 @@ import { queryClient } from './app/queryClient';
 import { App } from './App';
 import './index.css';
 
-const language = loadLanguage(localStorage, navigator.language);
-const i18n = initI18n(language);
-applyLanguage(language);
-configureClient({ language: () => i18n.language as Language });
+async function start() {
+  const language = loadLanguage(localStorage, navigator.language);
+  // The first render waits for the strings of the user's language (a chunk of its own).
+  const i18n = await initI18n(language);
+  applyLanguage(language);
+  configureClient({ language: () => i18n.language as Language });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <PreferencesProvider>
-        <App />
-      </PreferencesProvider>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <PreferencesProvider>
+          <App />
+        </PreferencesProvider>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -22,8 +22,12 @@ const areas: { 'en-US': Record<string, unknown>; 'zh-CN': Record<string, unknown
   { 'en-US': dashboardEnUS, 'zh-CN': dashboardZhCN },
 ];
 
-const enUS = mergeCatalogs(enUSBase, ...areas.map((a) => a['en-US']));
-const zhCN = mergeCatalogs(zhCNBase, ...areas.map((a) => a['zh-CN']));
+const bases = { 'en-US': enUSBase, 'zh-CN': zhCNBase };
+const catalogOf = (language: 'en-US' | 'zh-CN') =>
+  mergeCatalogs(bases[language], ...areas.map((a) => a[language]));
+// Pure: a bundle that does not use the catalogs (the console loads them per language) drops them.
+const enUS = /* @__PURE__ */ catalogOf('en-US');
+const zhCN = /* @__PURE__ */ catalogOf('zh-CN');
 
 export const LANGUAGES = ['zh-CN', 'en-US'] as const;
 export type Language = (typeof LANGUAGES)[number];

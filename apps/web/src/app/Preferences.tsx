@@ -6,6 +6,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@panelfleet/contract';
+import { switchLanguage } from '../i18n';
 import { dayjsLocaleOf, saveLanguage } from '../i18n/language';
 import { loadSkin, saveSkin, skinById, type Skin, type SkinId } from '../features/shell/skins';
 
@@ -36,15 +37,17 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
   const [language, setLanguageState] = useState<Language>(i18n.language as Language);
   const [skin, setSkinState] = useState<Skin>(() => loadSkin(localStorage));
 
-  const setLanguage = useCallback(
-    (next: Language) => {
-      saveLanguage(localStorage, next);
-      applyLanguage(next);
-      void i18n.changeLanguage(next);
-      setLanguageState(next);
-    },
-    [i18n],
-  );
+  const setLanguage = useCallback((next: Language) => {
+    saveLanguage(localStorage, next);
+    // The antd locale and the page follow once the strings are there, so nothing shows half-switched.
+    switchLanguage(next).then(
+      () => {
+        applyLanguage(next);
+        setLanguageState(next);
+      },
+      (err: unknown) => console.error(`the ${next} strings did not load`, err),
+    );
+  }, []);
 
   const setSkin = useCallback((id: SkinId) => {
     saveSkin(localStorage, id);

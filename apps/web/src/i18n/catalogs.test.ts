@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { messageCatalogs, VIEW_NAMES } from '@panelfleet/contract';
-import { consoleCatalogs } from './index';
+import { loadConsoleCatalog, loadContractCatalog } from './index';
 import { SKINS } from '../features/shell/skins';
+
+const consoleCatalogs = {
+  'zh-CN': await loadConsoleCatalog('zh-CN'),
+  'en-US': await loadConsoleCatalog('en-US'),
+};
 
 /** Every leaf key of a nested catalog, dotted. */
 function leafKeys(node: unknown, prefix = ''): string[] {
@@ -41,5 +46,10 @@ describe('console catalogs', () => {
 describe('contract catalogs', () => {
   it('zh-CN and en-US have identical key sets', () => {
     expect(leafKeys(messageCatalogs['zh-CN']).sort()).toEqual(leafKeys(messageCatalogs['en-US']).sort());
+  });
+
+  it('the console loads the same messages the server answers with, one language at a time', async () => {
+    for (const language of ['zh-CN', 'en-US'] as const)
+      expect(await loadContractCatalog(language)).toEqual(messageCatalogs[language]);
   });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { device } from '@panelfleet/contract';
-import { consoleCatalogs } from '../../i18n';
+import { loadConsoleCatalog } from '../../i18n';
 import { feedbackTypeKey } from './feedbackTypes';
+
+const consoleCatalogs = {
+  'zh-CN': await loadConsoleCatalog('zh-CN'),
+  'en-US': await loadConsoleCatalog('en-US'),
+};
 
 const lookup = (catalog: unknown, key: string) =>
   key

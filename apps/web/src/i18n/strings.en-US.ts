@@ -1,0 +1,18 @@
+// Every string of en-US in one chunk, loaded when the console starts or switches to en-US.
+import consoleBase from '../locales/en-US.json';
+import contractBase from '../../../../packages/contract/src/i18n/en-US.json';
+import { mergeFiles, type Catalog, type LanguageStrings } from './strings';
+
+export const strings: LanguageStrings = {
+  console: mergeFiles(
+    consoleBase,
+    import.meta.glob<Catalog>('../locales/*.en-US.json', { eager: true, import: 'default' }),
+  ),
+  contract: mergeFiles(
+    contractBase,
+    import.meta.glob<Catalog>('../../../../packages/contract/src/i18n/*.en-US.json', {
+      eager: true,
+      import: 'default',
+    }),
+  ),
+};
