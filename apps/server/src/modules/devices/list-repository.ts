@@ -16,6 +16,8 @@ export interface KeyScan {
   /** Rows skipped first; the planner keeps it small (never a deep OFFSET). */
   offset: number;
   limit: number;
+  /** Only devices whose name or key contains this text (lowered, at least 3 characters). */
+  contains?: string;
 }
 
 export interface OrderChange extends Position {
@@ -29,6 +31,12 @@ export interface Anchor extends Position {
 }
 
 type DevicesEb = ExpressionBuilder<Database, 'devices'>;
+
+/** Searches shorter than this match the start of the name; longer ones any part of name or key. */
+export const TRIGRAM = 3;
+
+/** `text` as an FTS5 phrase: with the trigram tokenizer, rows that contain it anywhere. */
+const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
 function bound(eb: DevicesEb, b: Bound, side: 'lower' | 'upper'): Expression<SqlBool> {
   const op = side === 'lower' ? (b.inclusive ? '>=' : '>') : b.inclusive ? '<=' : '<';
@@ -45,9 +53,21 @@ export class DeviceListRepository {
     private readonly dialect: Dialect,
   ) {}
 
+  /**
+   * Devices whose name or key contains `text` (lowered, at least TRIGRAM characters), through the
+   * trigram index: SQLite's FTS5 table device_search, PostgreSQL's pg_trgm GIN indexes (migration 011).
+   */
+  private contains(text: string): Expression<SqlBool> {
+    if (this.dialect === 'sqlite')
+      return sql<SqlBool>`devices.id IN (SELECT rowid FROM device_search WHERE device_search MATCH ${phrase(text)})`;
+    const pattern = `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+    return sql<SqlBool>`(name_key LIKE ${pattern} ESCAPE '\\' OR lower(device_key) LIKE ${pattern} ESCAPE '\\')`;
+  }
+
   /** Positions of up to `limit` devices in order, read from the index alone. */
   async keys(orgId: number, scan: KeyScan): Promise<Position[]> {
     let query = this.db.selectFrom('devices').select(['name_key', 'id']).where('org_id', '=', orgId);
+    if (scan.contains) query = query.where(this.contains(scan.contains));
     if (scan.lower) query = query.where((eb) => bound(eb, scan.lower!, 'lower'));
     if (scan.upper) query = query.where((eb) => bound(eb, scan.upper!, 'upper'));
     const rows = await query
@@ -65,8 +85,10 @@ export class DeviceListRepository {
     lower: Bound | undefined,
     upper: Bound | undefined,
     cap: number,
+    contains?: string,
   ): Promise<number> {
     let inner = this.db.selectFrom('devices').select('id').where('org_id', '=', orgId);
+    if (contains) inner = inner.where(this.contains(contains));
     if (lower) inner = inner.where((eb) => bound(eb, lower, 'lower'));
     if (upper) inner = inner.where((eb) => bound(eb, upper, 'upper'));
     const row = await this.db
@@ -91,6 +113,7 @@ export class DeviceListRepository {
       return positions.map((p) => byId.get(p.id)).filter((r) => r !== undefined);
     }
     let query = this.db.selectFrom('devices').selectAll().where('org_id', '=', orgId);
+    if (scan.contains) query = query.where(this.contains(scan.contains));
     if (scan.lower) query = query.where((eb) => bound(eb, scan.lower!, 'lower'));
     if (scan.upper) query = query.where((eb) => bound(eb, scan.upper!, 'upper'));
     return query
@@ -108,6 +131,17 @@ export class DeviceListRepository {
       .where('org_id', '=', orgId)
       .where('id', 'in', ids)
       .execute();
+  }
+
+  /** Every device whose name or key contains `text` (see countUpTo for a capped count). */
+  async countContaining(orgId: number, text: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('devices')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId)
+      .where(this.contains(text))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** The search text as the database lowers it (the same function that fills name_key). */

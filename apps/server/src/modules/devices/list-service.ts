@@ -1,7 +1,7 @@
 import type { device } from '@panelfleet/contract';
 import { decodeCursor, encodeCursor, type ListCursor } from './list-cursor.js';
 import { prefixRange, type Position } from './list-position.js';
-import type { Bound, DeviceListRepository, KeyScan } from './list-repository.js';
+import { TRIGRAM, type Bound, type DeviceListRepository, type KeyScan } from './list-repository.js';
 import type { DeviceOrderIndex } from './order-index.js';
 import type { DeviceRecord, DeviceRepository } from './repository.js';
 import { toDeviceRow } from './service.js';
@@ -47,14 +47,22 @@ export class DeviceListService {
     isOnline: (deviceKey: string) => boolean,
   ): Promise<ListPage> {
     const search = request.deviceName ? await this.list.lower(request.deviceName) : '';
-    const range = search ? prefixRange(search) : undefined;
+    // Three characters or more: anywhere in the name or the device key, through the trigram
+    // index. Shorter: the start of the name (one or two characters are in too many names to be
+    // worth a trigram, and no trigram index serves them), one range of the name index.
+    const contains = [...search].length >= TRIGRAM ? search : undefined;
+    const range = search && !contains ? prefixRange(search) : undefined;
     const window: Window = {
       lower: range && { at: range.lo, inclusive: true },
       upper: range && { at: range.hi, inclusive: false },
     };
     const state = await this.list.orderState(orgId);
     this.index.observe(orgId, state.version);
-    const total = range ? await this.countRange(orgId, state.version, range) : state.total;
+    const total = contains
+      ? await this.countContaining(orgId, contains)
+      : range
+        ? await this.countRange(orgId, state.version, range)
+        : state.total;
     const size = request.size;
     const page = Math.max(request.start, 1);
     // A malformed cursor is refused on every page, before anything else is answered.
@@ -68,6 +76,7 @@ export class DeviceListService {
       window,
       cursor,
       rangeStart: range?.lo,
+      contains,
     });
     const labelNames = await this.devices.labelNamesOf(
       orgId,
@@ -89,6 +98,11 @@ export class DeviceListService {
             })
           : undefined,
     };
+  }
+
+  private async countContaining(orgId: number, text: string) {
+    const few = await this.list.countUpTo(orgId, undefined, undefined, this.near + 1, text);
+    return few <= this.near ? few : this.list.countContaining(orgId, text);
   }
 
   private async countRange(orgId: number, version: number, range: { lo: Position; hi: Position }) {
@@ -113,14 +127,16 @@ export class DeviceListService {
       window: Window;
       cursor: ListCursor | undefined;
       rangeStart: Position | undefined;
+      /** A search anywhere in name or key: its matches are not ranges of the rank index. */
+      contains: string | undefined;
     },
   ): Promise<DeviceRecord[]> {
-    const { page, size, total, window, cursor } = plan;
+    const { page, size, total, window, cursor, contains } = plan;
     const near = this.near;
     const offset = (page - 1) * size;
     const onPage = Math.max(0, Math.min(size, total - offset));
     const forward = (lower: Bound | undefined, skip: number, limit = size) =>
-      this.list.rows(orgId, { lower, upper: window.upper, direction: 'asc', offset: skip, limit });
+      this.list.rows(orgId, { lower, upper: window.upper, direction: 'asc', offset: skip, limit, contains });
     const backward = async (upper: Bound | undefined, skip: number, limit: number) =>
       (
         await this.list.rows(orgId, {
@@ -129,6 +145,7 @@ export class DeviceListService {
           direction: 'desc',
           offset: skip,
           limit,
+          contains,
         } satisfies KeyScan)
       ).reverse();
 
@@ -143,6 +160,9 @@ export class DeviceListService {
     if (offset <= near) return forward(window.lower, offset);
     const afterPage = total - offset - onPage;
     if (afterPage <= near) return backward(window.upper, afterPage, onPage);
+    // The matches of a search anywhere in the name are no range of the rank index: far from both
+    // ends and from the cursor, the page is read by skipping matches (docs/ARCHITECTURE.md).
+    if (contains) return forward(undefined, offset);
 
     const base = plan.rangeStart ? await this.index.rankOf(orgId, version, plan.rangeStart) : 0;
     const { from, skip } = await this.index.seek(orgId, version, base + offset);
