@@ -161,7 +161,8 @@ describe.each(backends)('device list paging on %s', (backend) => {
       driftLimit: 1_000_000,
       pruneEveryMs: 0,
     });
-    service = new DeviceListService(repository, new DeviceRepository(db.kysely), index, 20);
+    // Reach 20, window 40: searches anywhere in the name take every path (window, sorted matches).
+    service = new DeviceListService(repository, new DeviceRepository(db.kysely), index, 20, 40);
   });
 
   afterAll(async () => {
@@ -307,6 +308,8 @@ describe.each(backends)('device list paging on %s', (backend) => {
     await read(orgB, 1, 5, 'r');
     await read(orgB, 9, 5);
     const build = vi.spyOn(DeviceListRepository.prototype, 'buildAnchors');
+    const windowed = vi.spyOn(DeviceListRepository.prototype, 'containingInWindow');
+    const sorted = vi.spyOn(DeviceListRepository.prototype, 'containingPage');
     for (let round = 0; round < 4; round++) {
       await insertDevices(orgA, 25, `R${round}`);
       const ids = (
@@ -339,6 +342,10 @@ describe.each(backends)('device list paging on %s', (backend) => {
     }
     expect(build).not.toHaveBeenCalled();
     build.mockRestore();
+    expect(windowed).toHaveBeenCalled();
+    expect(sorted).toHaveBeenCalled();
+    windowed.mockRestore();
+    sorted.mockRestore();
   });
 
   it('rebuilds when the change log it needs was pruned by another instance', async () => {

@@ -23,6 +23,9 @@ export interface ListPage {
 /** The most index entries a keyset read may skip; beyond it a jump goes through the rank index. */
 export const NEAR = 1024;
 
+/** Devices in list order a search anywhere in the name reads to fill a page before it asks the index. */
+export const WINDOW = 1024;
+
 interface Window {
   lower: Bound | undefined;
   upper: Bound | undefined;
@@ -39,6 +42,7 @@ export class DeviceListService {
     private readonly devices: DeviceRepository,
     private readonly index: DeviceOrderIndex,
     private readonly near = NEAR,
+    private readonly window = WINDOW,
   ) {}
 
   async page(
@@ -48,21 +52,17 @@ export class DeviceListService {
   ): Promise<ListPage> {
     const search = request.deviceName ? await this.list.lower(request.deviceName) : '';
     // Three characters or more: anywhere in the name or the device key, through the trigram
-    // index. Shorter: the start of the name (one or two characters are in too many names to be
-    // worth a trigram, and no trigram index serves them), one range of the name index.
-    const contains = [...search].length >= TRIGRAM ? search : undefined;
-    const range = search && !contains ? prefixRange(search) : undefined;
+    // index. Shorter: the start of the name, one range of the name index (one or two characters
+    // are in too many names to be worth a trigram, and no trigram index serves them).
+    if ([...search].length >= TRIGRAM) return this.containing(orgId, search, request, isOnline);
+    const range = search ? prefixRange(search) : undefined;
     const window: Window = {
       lower: range && { at: range.lo, inclusive: true },
       upper: range && { at: range.hi, inclusive: false },
     };
     const state = await this.list.orderState(orgId);
     this.index.observe(orgId, state.version);
-    const total = contains
-      ? await this.countContaining(orgId, contains)
-      : range
-        ? await this.countRange(orgId, state.version, range)
-        : state.total;
+    const total = range ? await this.countRange(orgId, state.version, range) : state.total;
     const size = request.size;
     const page = Math.max(request.start, 1);
     // A malformed cursor is refused on every page, before anything else is answered.
@@ -76,8 +76,16 @@ export class DeviceListService {
       window,
       cursor,
       rangeStart: range?.lo,
-      contains,
     });
+    return this.answer(orgId, records, { page, size, search, total }, isOnline);
+  }
+
+  private async answer(
+    orgId: number,
+    records: DeviceRecord[],
+    { page, size, search, total }: { page: number; size: number; search: string; total: number },
+    isOnline: (deviceKey: string) => boolean,
+  ): Promise<ListPage> {
     const labelNames = await this.devices.labelNamesOf(
       orgId,
       records.map((r) => r.id),
@@ -100,9 +108,43 @@ export class DeviceListService {
     };
   }
 
-  private async countContaining(orgId: number, text: string) {
-    const few = await this.list.countUpTo(orgId, undefined, undefined, this.near + 1, text);
-    return few <= this.near ? few : this.list.countContaining(orgId, text);
+  /**
+   * A search anywhere in name or key (docs/ARCHITECTURE.md, "Device list paging"). The total
+   * comes from the trigram index. A page near the start, or just after the cursor's, is looked
+   * for among the next WINDOW devices in list order (cheap when matches are common); when they do
+   * not hold it, or the page is far, the index's matches are sorted (cheap when they are few).
+   */
+  private async containing(
+    orgId: number,
+    text: string,
+    request: ListRequest,
+    isOnline: (deviceKey: string) => boolean,
+  ): Promise<ListPage> {
+    const size = request.size;
+    const page = Math.max(request.start, 1);
+    const cursor = decodeCursor(request.cursor, size, text);
+    const few = await this.list.countContaining(orgId, text, this.near + 1);
+    const total = few <= this.near ? few : await this.list.countContaining(orgId, text);
+    const reply = (records: DeviceRecord[]) =>
+      this.answer(orgId, records, { page, size, search: text, total }, isOnline);
+    if (page > 1 && (page - 1) * size >= total) return { rows: [], total, cursor: undefined };
+    const offset = (page - 1) * size;
+    const sorted = () => this.list.containingPage(orgId, text, offset, size);
+    if (total <= this.near) return reply(await sorted());
+
+    let from: { after?: Bound; skip: number } | undefined;
+    if (cursor && page === cursor.page) from = { after: { at: cursor.first, inclusive: true }, skip: 0 };
+    else if (cursor && page > cursor.page && (page - cursor.page - 1) * size <= this.near)
+      from = { after: { at: cursor.last, inclusive: false }, skip: (page - cursor.page - 1) * size };
+    else if (offset <= this.near) from = { skip: offset };
+    if (!from) return reply(await sorted());
+    const found = await this.list.containingInWindow(orgId, text, {
+      after: from.after,
+      offset: from.skip,
+      limit: size,
+      window: this.window,
+    });
+    return reply(found.rows.length === size || found.exhausted ? found.rows : await sorted());
   }
 
   private async countRange(orgId: number, version: number, range: { lo: Position; hi: Position }) {
@@ -127,16 +169,14 @@ export class DeviceListService {
       window: Window;
       cursor: ListCursor | undefined;
       rangeStart: Position | undefined;
-      /** A search anywhere in name or key: its matches are not ranges of the rank index. */
-      contains: string | undefined;
     },
   ): Promise<DeviceRecord[]> {
-    const { page, size, total, window, cursor, contains } = plan;
+    const { page, size, total, window, cursor } = plan;
     const near = this.near;
     const offset = (page - 1) * size;
     const onPage = Math.max(0, Math.min(size, total - offset));
     const forward = (lower: Bound | undefined, skip: number, limit = size) =>
-      this.list.rows(orgId, { lower, upper: window.upper, direction: 'asc', offset: skip, limit, contains });
+      this.list.rows(orgId, { lower, upper: window.upper, direction: 'asc', offset: skip, limit });
     const backward = async (upper: Bound | undefined, skip: number, limit: number) =>
       (
         await this.list.rows(orgId, {
@@ -145,7 +185,6 @@ export class DeviceListService {
           direction: 'desc',
           offset: skip,
           limit,
-          contains,
         } satisfies KeyScan)
       ).reverse();
 
@@ -160,9 +199,6 @@ export class DeviceListService {
     if (offset <= near) return forward(window.lower, offset);
     const afterPage = total - offset - onPage;
     if (afterPage <= near) return backward(window.upper, afterPage, onPage);
-    // The matches of a search anywhere in the name are no range of the rank index: far from both
-    // ends and from the cursor, the page is read by skipping matches (docs/ARCHITECTURE.md).
-    if (contains) return forward(undefined, offset);
 
     const base = plan.rangeStart ? await this.index.rankOf(orgId, version, plan.rangeStart) : 0;
     const { from, skip } = await this.index.seek(orgId, version, base + offset);
