@@ -285,6 +285,16 @@ describe.each(backends)('device list paging on %s', (backend) => {
     expect((await read(orgB, 1, 5, 'xy-47')).rows.map((r) => r.deviceId)).toEqual([room!.id]);
     expect((await read(orgA, 1, 5, 'xy-47')).rows).toEqual([]); // another company's device
     expect((await truth(orgA, 1, 5, 'oom')).total).toBeGreaterThan(40); // counted past the cap
+    // Many matches that all start with the text page through the name index's range instead.
+    const windowed = vi.spyOn(DeviceListRepository.prototype, 'containingInWindow');
+    const sorted = vi.spyOn(DeviceListRepository.prototype, 'containingPage');
+    expect((await truth(orgA, 1, 5, 'room')).total).toBeGreaterThan(20);
+    for (const page of [1, 3, 9]) await expectPage(orgA, page, 5, 'room');
+    expect([windowed.mock.calls.length, sorted.mock.calls.length]).toEqual([0, 0]);
+    await expectPage(orgA, 3, 5, 'oom');
+    expect(windowed.mock.calls.length + sorted.mock.calls.length).toBeGreaterThan(0);
+    windowed.mockRestore();
+    sorted.mockRestore();
     expect((await truth(orgA, 1, 5, keyPart)).total).toBeGreaterThanOrEqual(1);
     expect((await truth(orgA, 1, 5, 'ÉCL')).total).toBeGreaterThan(0);
   });

@@ -54,7 +54,7 @@ export class DeviceListService {
     // Three characters or more: anywhere in the name or the device key, through the trigram
     // index. Shorter: the start of the name, one range of the name index (one or two characters
     // are in too many names to be worth a trigram, and no trigram index serves them).
-    if ([...search].length >= TRIGRAM) return this.containing(orgId, search, request, isOnline);
+    const anywhere = [...search].length >= TRIGRAM;
     const range = search ? prefixRange(search) : undefined;
     const window: Window = {
       lower: range && { at: range.lo, inclusive: true },
@@ -62,7 +62,19 @@ export class DeviceListService {
     };
     const state = await this.list.orderState(orgId);
     this.index.observe(orgId, state.version);
-    const total = range ? await this.countRange(orgId, state.version, range) : state.total;
+    let total: number;
+    if (anywhere) {
+      const few = await this.list.countContaining(orgId, search, this.near + 1);
+      const matches = few <= this.near ? few : await this.list.countContaining(orgId, search);
+      // Many matches that all start with the text ("hall" in "Hall 004211", a common case) are
+      // one range of the name index: the prefix path reaches any of their pages cheaply.
+      const allAtStart =
+        matches > this.near && (await this.countRange(orgId, state.version, range!)) === matches;
+      if (!allAtStart) return this.containing(orgId, search, request, isOnline, matches);
+      total = matches;
+    } else {
+      total = range ? await this.countRange(orgId, state.version, range) : state.total;
+    }
     const size = request.size;
     const page = Math.max(request.start, 1);
     // A malformed cursor is refused on every page, before anything else is answered.
@@ -119,12 +131,11 @@ export class DeviceListService {
     text: string,
     request: ListRequest,
     isOnline: (deviceKey: string) => boolean,
+    total: number,
   ): Promise<ListPage> {
     const size = request.size;
     const page = Math.max(request.start, 1);
     const cursor = decodeCursor(request.cursor, size, text);
-    const few = await this.list.countContaining(orgId, text, this.near + 1);
-    const total = few <= this.near ? few : await this.list.countContaining(orgId, text);
     const reply = (records: DeviceRecord[]) =>
       this.answer(orgId, records, { page, size, search: text, total }, isOnline);
     if (page > 1 && (page - 1) * size >= total) return { rows: [], total, cursor: undefined };
