@@ -112,9 +112,12 @@ for (const language of ['en-US', 'zh-CN'] as const) {
     await signIn(page, 'operator1', language);
     await page.goto(`${url}/home/deviceManage`);
     await expect(page.getByText('DEMO-00001', { exact: false }).first()).toBeVisible();
+    await expect(page.getByText('Classrooms').first()).toBeVisible(); // the demo's labels, kept by the OTA demo
     await snapshot(page, `demo-device-list-${language}`);
     await page.goto(`${url}/home/Labels`);
-    await expect(page.getByText('Classrooms').first()).toBeVisible();
+    await page.getByText('Classrooms', { exact: true }).first().click();
+    await expect(page.locator('.ant-table-row')).toHaveCount(5); // five a page
+    await expect(page.getByText(language === 'en-US' ? '12 in total' : '共 12 条')).toBeVisible();
     await snapshot(page, `demo-labels-${language}`);
     await page.goto(`${url}/home/feedBack`);
     await expect(page.locator('.ant-table-row').first()).toBeVisible();
