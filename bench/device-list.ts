@@ -10,15 +10,19 @@
  *
  * Measured per engine, REQUESTS each (p50, p99, max):
  * - first page, a middle page, the last page, random far jumps (no cursor: the rank index seeks),
- *   the next page with the previous page's cursor (keyset), a narrow name search (~12 matches)
- *   and a broad one (~125,000 matches, counted through the rank index), first and middle page;
+ *   the next page with the previous page's cursor (keyset), name-start searches of two
+ *   characters ("ha", ~125,000 matches) and one ("h", ~125,000, counted through the rank index), first and middle page;
  * - baselines: the same rows by plain SQL, ORDER BY name_key, id LIMIT/OFFSET plus COUNT(*)
  *   (what an endpoint without keyset paging runs), and the keyset statements alone;
  * - the rank index's build (the first far jump after start) and a far jump right after a rename;
  * - listIsOnlineByDeviceKey with 50 keys: requests per second with CONCURRENCY clients for
  *   SECONDS, beside the raw ownership query (device_key IN (50 keys)) in a loop.
  *
- * Environment: DEVICES (1000000), REQUESTS (300), CONCURRENCY (8), SECONDS (8), DEVICE_LIST_PG.
+ * - searches anywhere in the name or key (3 and 6 characters, few and many matches) beside the
+ *   raw LIKE '%x%' scan with COUNT(*), LIKE_REQUESTS each.
+ *
+ * Environment: DEVICES (1000000), REQUESTS (300), CONCURRENCY (8), SECONDS (8), DEVICE_LIST_PG,
+ * LIKE_REQUESTS (5), SEARCH_ONLY (1: only the seeding and the searches anywhere).
  */
 import crypto from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
@@ -39,13 +43,34 @@ const REQUESTS = Number(process.env.REQUESTS ?? 300);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
 const SECONDS = Number(process.env.SECONDS ?? 8);
 const SIZE = 5;
+/** Raw LIKE scans read the whole company: fewer of them. */
+const LIKE_REQUESTS = Number(process.env.LIKE_REQUESTS ?? 5);
 const WORDS = ['Hall', 'Room', 'Lab', 'Office', 'Gym', 'Library', 'Studio', 'Lobby'];
+/** Only the search measures (SEARCH_ONLY=1): seeding, the searches and their raw LIKE scans. */
+const SEARCH_ONLY = process.env.SEARCH_ONLY === '1';
 
-/** Deterministic shuffled names: word and number from a hash of the index. */
+/**
+ * Deterministic shuffled names: word and number from a hash of the index; every 50,000th device
+ * is a "Kiosk", so a three-character search ("osk") has few matches.
+ */
 function nameOf(i: number) {
   const h = crypto.createHash('md5').update(String(i)).digest();
-  return `${WORDS[h[0]! % WORDS.length]} ${String(h.readUInt32BE(1) % 1_000_000).padStart(6, '0')}`;
+  const word = i % 50_000 === 7 ? 'Kiosk' : WORDS[h[0]! % WORDS.length];
+  return `${word} ${String(h.readUInt32BE(1) % 1_000_000).padStart(6, '0')}`;
 }
+
+/**
+ * Searches anywhere in the name or key (three characters or more), each beside the raw scan an
+ * endpoint without the trigram index runs: `LIKE '%text%'` on name and key, ORDER BY, LIMIT, and
+ * COUNT(*) with the same filter.
+ */
+const ANYWHERE = [
+  { text: 'osk', what: '3 characters, few matches' },
+  { text: '042', what: '3 characters, many matches spread over the list' },
+  { text: '004211', what: '6 characters, few matches' },
+  { text: 'all 00', what: '6 characters, many matches' },
+  { text: 'hall', what: '4 characters, many matches in one block of the list' },
+];
 
 interface Stats {
   p50: number;
@@ -79,6 +104,8 @@ interface RawSql {
   changeLog(): Promise<number>;
   offsetPage(offset: number, prefix?: string): Promise<unknown>;
   keysetAfter(key: string, id: number): Promise<unknown>;
+  /** First page and count of devices whose name or key contains `text`, by LIKE '%text%'. */
+  likeScan(text: string): Promise<unknown>;
   ownedKeys(keys: string[]): Promise<unknown>;
   rename(id: number, name: string): Promise<void>;
   close(): Promise<void>;
@@ -98,7 +125,14 @@ function sqliteRaw(file: string, orgId: number): RawSql {
     'SELECT * FROM devices WHERE org_id = ? AND (name_key, id) > (?, ?) ORDER BY name_key, id LIMIT ?',
   );
   const log = db.prepare('SELECT count(*) AS n FROM device_order_changes WHERE org_id = ?');
+  const likeFilter = 'org_id = ? AND (lower(name) LIKE ? OR lower(device_key) LIKE ?)';
+  const likePage = db.prepare(`SELECT * FROM devices WHERE ${likeFilter} ORDER BY name_key, id LIMIT ?`);
+  const likeCount = db.prepare(`SELECT count(*) AS n FROM devices WHERE ${likeFilter}`);
   return {
+    async likeScan(text) {
+      const p = `%${text}%`;
+      return [likePage.all(orgId, p, p, SIZE), likeCount.get(orgId, p, p)];
+    },
     async changeLog() {
       return (log.get(orgId) as { n: number }).n;
     },
@@ -133,7 +167,23 @@ async function postgresRaw(url: string, orgId: number): Promise<RawSql> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  const likeFilter = 'org_id = $1 AND (lower(name) LIKE $2 OR lower(device_key) LIKE $2)';
   return {
+    async likeScan(text) {
+      const p = `%${text}%`;
+      return [
+        await client.query({
+          name: 'lp',
+          text: `SELECT * FROM devices WHERE ${likeFilter} ORDER BY name_key, id LIMIT $3`,
+          values: [orgId, p, SIZE],
+        }),
+        await client.query({
+          name: 'lc',
+          text: `SELECT count(*) AS n FROM devices WHERE ${likeFilter}`,
+          values: [orgId, p],
+        }),
+      ];
+    },
     async changeLog() {
       return Number(
         (
@@ -280,6 +330,12 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, 
     engine === 'sqlite' ? seedSqlite(server.dbFile, orgId) : seedPostgres(pgUrl!, orgId),
   );
   const raw = engine === 'sqlite' ? sqliteRaw(server.dbFile, orgId) : await postgresRaw(pgUrl!, orgId);
+  // A seeding longer than the server's keep-alive timeout (72 s, a loaded machine) leaves the
+  // client's idle connection closed by the server: one request to notice it before measuring.
+  await list('start=1&size=1').catch((err: unknown) => {
+    if (!(err instanceof TypeError)) throw err;
+    console.log(`${engine}: the idle connection was closed during the seeding; reconnecting`);
+  });
 
   // The bulk insert left one change-log row per device. List reads trim the log to its newest
   // 100,000 rows in the background, at most once a minute per company: read the first page every
@@ -299,6 +355,15 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, 
   const middle = Math.floor(lastPage / 2);
 
   console.log(`${engine}: measuring…`);
+  const searchRows = await measureAnywhere(engine, list, raw);
+  if (SEARCH_ONLY) {
+    await raw.close();
+    await server.stop();
+    return [
+      [`${engine}: ${fmt(DEVICES)} devices inserted by SQL (triggers on)`, `${fmt(seedMs / 1000, 1)} s`],
+      ...searchRows,
+    ];
+  }
   const buildMs = await time(() => list(`start=${middle}&size=${SIZE}`));
   const firstPage = await sample(REQUESTS, () => list(`start=1&size=${SIZE}`));
   const middlePage = await sample(REQUESTS, () => list(`start=${middle}&size=${SIZE}`));
@@ -312,8 +377,9 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, 
     list(`start=${middle + 1}&size=${SIZE}&cursor=${encodeURIComponent(mid.cursor!)}`),
   );
 
-  const narrow = 'hall 0042';
-  const broad = 'hall';
+  // Prefix searches (one or two characters: the start of the name, a range of the name index).
+  const narrow = 'ha';
+  const broad = 'h';
   const narrowTotal = (await list(`start=1&size=${SIZE}&deviceName=${encodeURIComponent(narrow)}`))
     .totalRecords;
   const broadTotal = (await list(`start=1&size=${SIZE}&deviceName=${broad}`)).totalRecords;
@@ -393,6 +459,7 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, 
     [`    name search "${narrow}" (${fmt(narrowTotal)} matches)`, ms(searchNarrow)],
     [`    name search "${broad}" (${fmt(broadTotal)} matches), first page`, ms(searchBroad)],
     [`    name search "${broad}", middle page`, ms(searchBroadMiddle)],
+    ...searchRows,
     ['  raw SQL, same rows by LIMIT/OFFSET + COUNT(*), ms p50 / p99 / max', ''],
     ['    first page', ms(rawFirst)],
     [`    middle page (OFFSET ${fmt((middle - 1) * SIZE)})`, ms(rawMiddle)],
@@ -404,6 +471,36 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, 
     [`  online state of 50 keys, ${CONCURRENCY} clients`, `${fmt(onlineRps)} requests/s`],
     ['  raw ownership query (50 keys), one loop', `${fmt(rawDone / SECONDS)} queries/s`],
   ];
+}
+
+/** Searches anywhere in name or key: the API (first page, and the next page with its cursor) and the raw LIKE scan. */
+async function measureAnywhere(
+  engine: string,
+  list: (query: string) => Promise<ReturnType<typeof device.listDevices.reply.parse>>,
+  raw: RawSql,
+): Promise<Array<[string, string]>> {
+  const rows: Array<[string, string]> = [
+    [
+      `  search anywhere in name or key, ms p50 / p99 / max (API: ${REQUESTS} requests; raw LIKE: ${LIKE_REQUESTS})`,
+      '',
+    ],
+  ];
+  for (const { text, what } of ANYWHERE) {
+    console.log(`${engine}: search "${text}"…`);
+    const q = `size=${SIZE}&deviceName=${encodeURIComponent(text)}`;
+    const first = await list(`start=1&${q}`);
+    const firstPage = await sample(REQUESTS, () => list(`start=1&${q}`));
+    const nextPage = first.cursor
+      ? await sample(REQUESTS, () => list(`start=2&${q}&cursor=${encodeURIComponent(first.cursor!)}`))
+      : undefined;
+    const like = await sample(LIKE_REQUESTS, () => raw.likeScan(text));
+    rows.push(
+      [`    "${text}" (${what}: ${fmt(first.totalRecords)}), first page`, ms(firstPage)],
+      ...(nextPage ? [[`    "${text}", next page with the cursor`, ms(nextPage)] as [string, string]] : []),
+      [`    "${text}", raw LIKE '%${text}%' first page + COUNT(*)`, ms(like)],
+    );
+  }
+  return rows;
 }
 
 runBenchmark('bench:device-list', 3_600_000, async () => {

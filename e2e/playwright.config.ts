@@ -1,8 +1,15 @@
 import { defineConfig } from '@playwright/test';
 import { baseUrl, servers } from './support/servers.js';
 
+/**
+ * E2E_DEMO=1 runs only tests/demo.spec.ts, which starts `npm run demo` itself on E2E_PORT_BASE
+ * (so none of the servers below); every other run leaves it out.
+ */
+const demoOnly = process.env.E2E_DEMO === '1';
+
 export default defineConfig({
   testDir: './tests',
+  ...(demoOnly ? { testMatch: ['**/demo.spec.ts'] } : { testIgnore: ['**/demo.spec.ts'] }),
   outputDir: './test-results',
   timeout: 60_000,
   fullyParallel: false,
@@ -26,7 +33,7 @@ export default defineConfig({
       ],
     },
   },
-  webServer: Object.values(servers).map((server) => ({
+  webServer: (demoOnly ? [] : Object.values(servers)).map((server) => ({
     command: 'npx tsx e2e/support/serve.ts',
     cwd: '..',
     url: `http://127.0.0.1:${server.port}/platform/config/runtime`,

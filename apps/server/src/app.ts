@@ -12,6 +12,7 @@ import { waitForDatabase } from './db/wait-for-database.js';
 import { installConsoleFiles } from './http/console-files.js';
 import { installErrorHandling } from './http/errors.js';
 import { installOpenApi } from './http/openapi.js';
+import { installRequestLog, loggerOptions } from './http/logging.js';
 import { installOriginGuard } from './http/origin-guard.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { installTextGuard } from './http/text-guard.js';
@@ -64,7 +65,7 @@ export interface PanelFleetApp {
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<PanelFleetApp> {
   const clock = options.clock ?? systemClock;
   const http = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    ...(options.logger === false ? { logger: false } : loggerOptions(config.logLevel)),
     // Forwarded headers are believed only from the configured proxies; by default the peer is the client.
     trustProxy: config.trustProxy.length ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
@@ -86,6 +87,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await http.register(formbody);
   await http.register(multipart, { limits: { files: 1, fields: 10, fileSize: 20 * 1024 * 1024 } });
   installErrorHandling(http);
+  installRequestLog(http);
   installOriginGuard(http, config.baseUrl);
   installTextGuard(http);
   installOpenApi(http);

@@ -149,6 +149,9 @@ import { SessionRepository } from './modules/session/repository.js';
 import { SessionService } from './modules/session/service.js';
 import { SourceRepository } from './modules/sources/repository.js';
 import { sourceRoutes } from './modules/sources/routes.js';
+import { healthRoutes } from './modules/health/routes.js';
+import { HealthRepository } from './modules/health/repository.js';
+import { HealthService } from './modules/health/service.js';
 import { SourceService } from './modules/sources/service.js';
 import { ensurePlatformAdmin } from './modules/users/bootstrap.js';
 import { UserRepository } from './modules/users/repository.js';
@@ -762,6 +765,7 @@ export async function compose({
     }),
   );
   screenTimeRoutes(router, new ScreenTimeService(new ScreenTimeRepository(kysely)));
+  healthRoutes(router, new HealthService(new HealthRepository(kysely), () => broker.transport.healthy()));
 
   // ---- start the device side ----
   await gateway.start();

@@ -9,6 +9,7 @@ import { openDatabase, type Db } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { DeviceListRepository } from '../src/modules/devices/list-repository.js';
 import { DeviceListService } from '../src/modules/devices/list-service.js';
+import { comparePositions } from '../src/modules/devices/list-position.js';
 import { DeviceOrderIndex } from '../src/modules/devices/order-index.js';
 import { DeviceRepository } from '../src/modules/devices/repository.js';
 import { backends } from './harness.js';
@@ -62,8 +63,24 @@ describe.each(backends)('device list paging on %s', (backend) => {
         .execute();
   };
 
-  /** The truth: ids of one page by plain ORDER BY and OFFSET. */
+  /**
+   * The truth: ids of one page by plain ORDER BY and OFFSET; a search of three characters or more
+   * matches anywhere in the name or the device key, in any case (filtered here in JavaScript).
+   */
   const truth = async (orgId: number, page: number, size: number, prefix?: string) => {
+    if (prefix && [...prefix].length >= 3) {
+      const text = prefix.toLowerCase();
+      const all = await db.kysely
+        .selectFrom('devices')
+        .select(['id', 'name', 'name_key', 'device_key'])
+        .where('org_id', '=', orgId)
+        .execute();
+      const matches = all
+        .filter((d) => d.name.toLowerCase().includes(text) || d.device_key.toLowerCase().includes(text))
+        .sort((a, b) => comparePositions({ key: a.name_key, id: a.id }, { key: b.name_key, id: b.id }));
+      const from = (Math.max(page, 1) - 1) * size;
+      return { ids: matches.slice(from, from + size).map((d) => d.id), total: matches.length };
+    }
     let query = db.kysely.selectFrom('devices').select('id').where('org_id', '=', orgId);
     if (prefix)
       query = query.where(sql<boolean>`substr(name_key, 1, ${[...prefix].length}) = lower(${prefix})`);
@@ -144,7 +161,8 @@ describe.each(backends)('device list paging on %s', (backend) => {
       driftLimit: 1_000_000,
       pruneEveryMs: 0,
     });
-    service = new DeviceListService(repository, new DeviceRepository(db.kysely), index, 20);
+    // Reach 20, window 40: searches anywhere in the name take every path (window, sorted matches).
+    service = new DeviceListService(repository, new DeviceRepository(db.kysely), index, 20, 40);
   });
 
   afterAll(async () => {
@@ -211,7 +229,77 @@ describe.each(backends)('device list paging on %s', (backend) => {
     expect({ rows: none.rows.length, total: none.total }).toEqual({ rows: 0, total: 0 });
   });
 
-  it('searches names by their start in any case, with exact totals, and pages through the matches', async () => {
+  it('searches one or two characters by the start of the name, in any case, with exact totals', async () => {
+    for (const search of ['h', 'R', '教', 'é', 'a-', 'a%', 'a_', 'Z3', '1']) {
+      const want = await truth(orgA, 1, 5, search);
+      const last = Math.max(1, Math.ceil(want.total / 5));
+      for (const page of [1, 2, Math.ceil(last / 2), last]) await expectPage(orgA, page, 5, search);
+    }
+  });
+
+  it('searches three characters or more anywhere in the name or the device key, in any case', async () => {
+    const key = (
+      await db.kysely
+        .selectFrom('devices')
+        .select('device_key')
+        .where('org_id', '=', orgA)
+        .orderBy('id')
+        .limit(1)
+        .offset(9)
+        .executeTakeFirstOrThrow()
+    ).device_key;
+    const keyPart = key.split('-')[1]!.slice(1, 7).toUpperCase();
+    for (const search of [
+      'oom',
+      'ROOM1',
+      'om3',
+      '教室1',
+      'ÉCL',
+      'clair',
+      'a-b',
+      'a%b',
+      'a_b',
+      '%b1',
+      '"x"',
+      'nothing-like-this',
+      'm1 😀',
+      keyPart,
+      'a-',
+    ]) {
+      const want = await truth(orgA, 1, 5, search);
+      const last = Math.max(1, Math.ceil(want.total / 5));
+      for (const page of [1, 2, Math.ceil(last / 2), last - 1, last]) {
+        const cursor = (await expectPage(orgA, page, 5, search)).cursor;
+        await expectPage(orgA, page + 1, 5, search, cursor);
+        await expectPage(orgA, Math.max(1, page - 1), 5, search, cursor);
+      }
+    }
+    // What the issue asked: "101" finds "ROOM-101", and a device key finds its device.
+    const [room] = await db.kysely
+      .insertInto('devices')
+      .values({ org_id: orgB, device_key: 'SN-XY-4711', name: 'ROOM-101', secret_hash: 'x', enrolled_at: 0 })
+      .returning('id')
+      .execute();
+    expect((await read(orgB, 1, 50, '101')).rows.map((r) => r.deviceId)).toContain(room!.id);
+    expect((await read(orgB, 1, 5, 'M-101')).rows.map((r) => r.deviceId)).toEqual([room!.id]);
+    expect((await read(orgB, 1, 5, 'xy-47')).rows.map((r) => r.deviceId)).toEqual([room!.id]);
+    expect((await read(orgA, 1, 5, 'xy-47')).rows).toEqual([]); // another company's device
+    expect((await truth(orgA, 1, 5, 'oom')).total).toBeGreaterThan(40); // counted past the cap
+    // Many matches that all start with the text page through the name index's range instead.
+    const windowed = vi.spyOn(DeviceListRepository.prototype, 'containingInWindow');
+    const sorted = vi.spyOn(DeviceListRepository.prototype, 'containingPage');
+    expect((await truth(orgA, 1, 5, 'room')).total).toBeGreaterThan(20);
+    for (const page of [1, 3, 9]) await expectPage(orgA, page, 5, 'room');
+    expect([windowed.mock.calls.length, sorted.mock.calls.length]).toEqual([0, 0]);
+    await expectPage(orgA, 3, 5, 'oom');
+    expect(windowed.mock.calls.length + sorted.mock.calls.length).toBeGreaterThan(0);
+    windowed.mockRestore();
+    sorted.mockRestore();
+    expect((await truth(orgA, 1, 5, keyPart)).total).toBeGreaterThanOrEqual(1);
+    expect((await truth(orgA, 1, 5, 'ÉCL')).total).toBeGreaterThan(0);
+  });
+
+  it('pages through searches of any length with exact totals', async () => {
     for (const search of ['room', 'ROOM1', 'h', '教', 'é', 'a-', 'a%', 'a_', 'nothing-like-this', 'Z3']) {
       const want = await truth(orgA, 1, 5, search);
       const last = Math.max(1, Math.ceil(want.total / 5));
@@ -230,6 +318,8 @@ describe.each(backends)('device list paging on %s', (backend) => {
     await read(orgB, 1, 5, 'r');
     await read(orgB, 9, 5);
     const build = vi.spyOn(DeviceListRepository.prototype, 'buildAnchors');
+    const windowed = vi.spyOn(DeviceListRepository.prototype, 'containingInWindow');
+    const sorted = vi.spyOn(DeviceListRepository.prototype, 'containingPage');
     for (let round = 0; round < 4; round++) {
       await insertDevices(orgA, 25, `R${round}`);
       const ids = (
@@ -257,9 +347,15 @@ describe.each(backends)('device list paging on %s', (backend) => {
       await expectPage(orgB, 4, 10);
       await expectPage(orgA, 2, 5, 'room');
       await expectPage(orgA, 9, 5, 'r');
+      await expectPage(orgA, 3, 5, 'oom');
+      await expectPage(orgB, 1, 5, 'all');
     }
     expect(build).not.toHaveBeenCalled();
     build.mockRestore();
+    expect(windowed).toHaveBeenCalled();
+    expect(sorted).toHaveBeenCalled();
+    windowed.mockRestore();
+    sorted.mockRestore();
   });
 
   it('rebuilds when the change log it needs was pruned by another instance', async () => {

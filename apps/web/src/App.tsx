@@ -38,9 +38,13 @@ export function App() {
             <Route path="/forgetpassword" element={<ResetPasswordPage />} />
             <Route path="/netSpeed" element={<NetSpeedPage />} />
             <Route path={PATHS.active} element={<ActiveServerPage />} />
-            {/* Legacy routes of spec 1: the home page (the user's start view) and the device map. */}
+            {/* Legacy routes of spec 1: the older shell and the home page (the user's start view), the
+                device map, the APK repository and the OTA tasks (the upgrade screen hosts them). */}
             <Route path="/index" element={<Navigate to={PATHS.home} replace />} />
+            <Route path="/home1/*" element={<Navigate to={PATHS.home} replace />} />
             <Route path="/map" element={<Navigate to={homeView('Map')} replace />} />
+            <Route path="/apk" element={<Navigate to={homeView('apk')} replace />} />
+            <Route path="/taskList" element={<Navigate to={homeView('otaPromote')} replace />} />
             {errorRoutes}
             <Route path="*" element={<Navigate to={PATHS.errorPage} replace />} />
           </Routes>

@@ -28,4 +28,5 @@ export * as tips from './calls/tips.js';
 export * as reportTime from './report-time.js';
 export * as dashboard from './calls/dashboard.js';
 export * as live from './calls/live.js';
+export * as health from './calls/health.js';
 export { allCalls } from './calls/index.js';

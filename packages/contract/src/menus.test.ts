@@ -25,7 +25,7 @@ describe('menus and start views by user type', () => {
       'upgradeTactics',
     ]);
     expect(menuFor({ userType: '2', state: 1 }, normal)).toEqual(['index2', 'operationLog', 'customer']);
-    expect(menuFor({ userType: '2', state: 0 }, normal)).toEqual(['customer']);
+    expect(menuFor({ userType: '2', state: 0 }, normal)).toEqual(['customerActive']);
     expect(menuFor({ userType: '3', state: 1 }, normal)).toEqual([
       'index1',
       'customerManage',

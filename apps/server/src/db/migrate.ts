@@ -16,6 +16,7 @@ import * as deviceSettings from './migrations/007-device-settings.js';
 import * as materials from './migrations/008-materials.js';
 import * as commandRequests from './migrations/009-command-requests.js';
 import * as labelNames from './migrations/010-label-names.js';
+import * as nameSearch from './migrations/011-name-search.js';
 import * as ota from './migrations/012-ota.js';
 import * as settings from './migrations/014-settings.js';
 import * as certificate from './migrations/014b-certificate.js';
@@ -39,6 +40,7 @@ const migrations: Record<string, DialectMigration> = {
   '008-materials': materials,
   '009-command-requests': commandRequests,
   '010-label-names': labelNames,
+  '011-name-search': nameSearch,
   '012-ota': ota,
   '014-settings': settings,
   '014b-certificate': certificate,

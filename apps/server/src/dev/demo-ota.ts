@@ -136,14 +136,29 @@ export async function seedDemoOta(app: PanelFleetApp, base: string, log: (m: str
     textContent: '启动更快，HDMI 切换不再闪烁，安全修复。',
     remindText: '更新完成前设备会重启一次。',
   });
-  const devices = (await panels()).map((d) => ({ id: d.deviceId }));
+  const devices = (await panels()).map((d) => ({ id: d.deviceId, tag: d.tag }));
   const label = device.insertGroup.reply.parse(
     (await operator.call('POST', '/platform/group/insert', { groupName: 'Spring rollout' })).body,
   ).dataObject.groupId;
-  await operator.call('POST', '/platform/group/saveGroupsAndDevices', {
-    deviceIds: devices.map((d) => d.id).join(','),
-    groupIds: String(label),
-  });
+  // Every panel joins the rollout's label and keeps the labels it has (the demo's classrooms,
+  // library and lobby screens): saveGroupsAndDevices sets exactly the labels given, so panels
+  // with the same labels are saved together. Label names never contain "-", the tag separator.
+  const labelIds = new Map(
+    device.listGroups.reply
+      .parse((await operator.call('GET', '/platform/group/list')).body)
+      .listObject.map((g) => [g.groupName, g.groupId]),
+  );
+  const byLabels = new Map<string, number[]>();
+  for (const d of devices) {
+    const kept = d.tag ? d.tag.split('-').map((name) => labelIds.get(name)) : [];
+    const ids = [...kept.filter((id) => id !== undefined), label].sort((a, b) => a - b).join(',');
+    byLabels.set(ids, [...(byLabels.get(ids) ?? []), d.id]);
+  }
+  for (const [groupIds, ids] of byLabels)
+    await operator.call('POST', '/platform/group/saveGroupsAndDevices', {
+      deviceIds: ids.join(','),
+      groupIds,
+    });
   const task = ota.forceUpdate.reply.parse(
     (
       await operator.call('POST', '/otaFile/forceUpdate', {

@@ -1,8 +1,6 @@
 import { device, settings } from '@panelfleet/contract';
 import type { Db } from '../db/database.js';
-import { CaptchaRepository } from '../modules/captcha/repository.js';
-import { md5Hex } from '../security/passwords.js';
-import { tokenHash } from '../security/tokens.js';
+import { demoClient } from './demo-client.js';
 
 /**
  * The demo's saved settings, made through the HTTP API as the console would (signed in as the
@@ -11,39 +9,7 @@ import { tokenHash } from '../security/tokens.js';
  * setting with a custom picture. Only when the company has no saved settings yet.
  */
 export async function seedDemoSettings(baseUrl: string, db: Db) {
-  const cookies = new Map<string, string>();
-  const request = async (method: 'GET' | 'POST', path: string, form?: Record<string, string>) => {
-    const response = await fetch(baseUrl + path, {
-      method,
-      headers: {
-        accept: 'application/json',
-        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = pair!.split('=');
-      cookies.set(name!.trim(), value.join('='));
-    }
-    // The captcha answers an image; everything else the envelope.
-    if (!(response.headers.get('content-type') ?? '').includes('json')) return {};
-    const body = (await response.json()) as { hhtStatus?: string; hhtMsg?: string };
-    if (body.hhtStatus !== 'success') throw new Error(`demo settings: ${path} refused: ${body.hhtMsg}`);
-    return body;
-  };
-
-  await request('GET', '/kaptcha/defaultKaptcha');
-  const captcha = await new CaptchaRepository(db.kysely).peekForSeeding(
-    tokenHash(cookies.get('pf_captcha') ?? ''),
-  );
-  if (!captcha) throw new Error('demo settings: no captcha to sign in with');
-  await request('POST', '/platform/login', {
-    username: 'operator1',
-    password: md5Hex('operator123'),
-    tryCode: captcha,
-  });
+  const request = await demoClient(baseUrl, db, 'operator1', 'operator123', 'demo settings');
   const saved = settings.listSetting.reply.parse(
     await request('GET', '/deviceSetting/listSetting?start=1&size=1&type=0'),
   );

@@ -8,13 +8,18 @@ import { seedAccounts } from './seed-accounts.js';
 import { seedDemoSettings } from './demo-settings.js';
 import { seedDemoOta } from './demo-ota.js';
 import { seedTipsAndReminders } from './seed-tips.js';
+import { seedDemoFleet } from './demo-fleet.js';
+import { DEMO_ADMIN_PASSWORD, demoAccountLines } from './demo-accounts.js';
 
 /** `npm run demo`: the server (captcha on) with the demo customer and 30 simulated panels. */
 // The dashboards' gauges and history are sampled every 30 s in the demo (5 minutes by default).
+const PANELS = 30;
 const config = loadConfig({
   DATA_DIR: './data/demo',
   MQTT_PORT: '0',
   HISTORY_SAMPLE_MS: '30000',
+  // The platform admin's password on the demo's first start (printed in the banner).
+  ADMIN_PASSWORD: DEMO_ADMIN_PASSWORD,
   ...process.env,
 });
 const app = await buildApp(config, { logger: false });
@@ -34,7 +39,7 @@ const simulator = spawn(
     'tsx',
     new URL('../../../simulator/src/cli.ts', import.meta.url).pathname,
     '--devices',
-    '30',
+    String(PANELS),
     '--server',
     `http://127.0.0.1:${config.port}`,
     '--mqtt',
@@ -52,16 +57,22 @@ const simulator = spawn(
   ],
   { stdio: 'inherit' },
 );
+const accounts = await demoAccountLines(app.db, loadPepper(config.passwordPepper, config.dataDir));
+const fleet = await seedDemoFleet(`http://127.0.0.1:${config.port}`, app.db, PANELS, (m) =>
+  console.log(m),
+).catch((err: unknown) => `labels and command history NOT seeded: ${String(err)}`);
 console.log(`
-PanelFleet demo at ${config.baseUrl} (captcha ${config.captcha ? 'on' : 'off'})
-  sign in as operator1 / operator123 (customer administrator of "Riverside School")
-  or customer1 / customer123 (the company account), admin / ${config.adminPassword ? '<ADMIN_PASSWORD>' : 'see the log of the first start'} (platform)
-  30 simulated panels DEMO-00001..DEMO-00030 enroll with the company secret ${enrollmentSecret}
-  device data: GET /platform/device/list?start=1&size=50 (signed in)
-  saved settings: ${seededSettings ? `${seededSettings} made now` : 'as left by the last run'} (Settings page; push them to DEMO panels)
-  dashboards: operator1 and customer1 land on Dashboard A, manager1 and sales1 on Dashboard B;
-  the Map tab of device management shows the panels (some placed by their public IP)
-Ctrl+C stops everything.`);
+================================================================================
+PanelFleet demo: open ${config.baseUrl} (captcha ${config.captcha ? 'on' : 'off'})
+Sign in as (user name / password):
+${accounts.map((line) => `  ${line}`).join('\n')}
+${PANELS} simulated panels DEMO-00001..DEMO-${String(PANELS).padStart(5, '0')} of "Riverside School", enrolled with the
+company secret ${enrollmentSecret}; six weeks of screen time, app usage and abnormal logs.
+${fleet}
+saved settings: ${seededSettings ? `${seededSettings} made now` : 'as left by the last run'} (Settings page; push them to DEMO panels)
+Data: ${config.dataDir} (delete it for a fresh demo). Lost a password? DATA_DIR=${config.dataDir} npm run admin:reset-password
+Ctrl+C stops everything.
+================================================================================`);
 
 // The OTA screens get real data: a file and a finished rollout, through the API and the protocol.
 seedDemoOta(app, `http://127.0.0.1:${config.port}`, (m) => console.log(m)).catch((err: unknown) =>

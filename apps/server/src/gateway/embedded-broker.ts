@@ -149,6 +149,11 @@ export class EmbeddedBroker implements DeviceTransport {
       this.attachWebSocket(broker, this.options.webSocket.server, this.options.webSocket.path);
   }
 
+  healthy(): boolean {
+    if (!this.broker || this.broker.closed) return false;
+    return this.tcp ? this.tcp.listening : true;
+  }
+
   private attachWebSocket(broker: Aedes, server: HttpServer, path: string) {
     const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WEBSOCKET_MESSAGE });
     this.wss = wss;

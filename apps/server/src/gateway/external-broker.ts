@@ -45,6 +45,10 @@ export class ExternalBroker implements DeviceTransport, CredentialSync {
     this.description = `external broker ${new URL(url).host}${provisioning === 'dynsec' ? ' (dynamic-security provisioning)' : ''}`;
   }
 
+  healthy(): boolean {
+    return this.client?.connected === true;
+  }
+
   async start(handlers: TransportHandlers): Promise<void> {
     // Credentials may come in the URL (mqtt://user:password@host:port); passed explicitly.
     const parsed = new URL(this.url);

@@ -24,6 +24,8 @@ export interface DeviceTransport {
    * lets the server do so: the embedded one does; an external one is told through provisioning.
    */
   disconnect(deviceKey: string): void;
+  /** Whether panels can reach the server now (GET /healthz): the broker runs, or we are connected to it. */
+  healthy(): boolean;
   close(): Promise<void>;
 }
 

@@ -17,6 +17,8 @@ interface FormModalProps<Values> {
   testId: string;
   children: ReactNode;
   width?: number;
+  /** Shows the values without a way to save them (the caller may read but not change them). */
+  readOnly?: boolean;
 }
 
 /** data-* attributes for props objects that do not declare them. */
@@ -34,6 +36,7 @@ export function FormModal<Values>({
   testId,
   children,
   width,
+  readOnly = false,
 }: FormModalProps<Values>) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -60,8 +63,13 @@ export function FormModal<Values>({
       width={width}
       onCancel={onClose}
       okText={t('common.ok')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ htmlType: 'submit', loading: saving, ...testHook(`${testId}-ok`) }}
+      cancelText={readOnly ? t('common.close') : t('common.cancel')}
+      okButtonProps={{
+        htmlType: 'submit',
+        loading: saving,
+        style: readOnly ? { display: 'none' } : undefined,
+        ...testHook(`${testId}-ok`),
+      }}
       destroyOnHidden
       modalRender={(node) => (
         <Form<Values>

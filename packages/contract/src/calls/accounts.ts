@@ -10,6 +10,11 @@ import { email, md5Password, optionalText, pageParams, phone, requiredText } fro
  * show are chosen in the same style and recorded here.
  */
 
+/**
+ * User names: letters of any script (Chinese included), digits and . _ @ -, no spaces; at most
+ * 32 width units (a CJK character counts 2), as elsewhere.
+ */
+export const USER_NAME = /^[\p{L}\p{M}\p{N}_.@-]+$/u;
 const tag = 'accounts';
 const id = z.coerce
   .number({ error: 'common.invalidId' })
@@ -58,7 +63,7 @@ export const register = defineCall({
         .int()
         .positive({ error: 'register.contentNull' }),
       license: requiredText('register.contentNull', 64),
-      userName: requiredText('register.contentNull', 32).refine((v) => /^[A-Za-z0-9_.@-]+$/.test(v), {
+      userName: requiredText('register.contentNull', 32).refine((v) => USER_NAME.test(v), {
         error: 'register.userNameRule',
       }),
       phone: phone('register.contentNull'),
@@ -229,7 +234,7 @@ export const insertUser = defineCall({
   access: callers.companyAccount,
   summary: 'Add a console user (type 3 or 4) within the company’s user quota',
   params: z.object({
-    userName: requiredText('notNull', 32).refine((v) => /^[A-Za-z0-9_.@-]+$/.test(v), {
+    userName: requiredText('notNull', 32).refine((v) => USER_NAME.test(v), {
       error: 'register.userNameRule',
     }),
     password: md5Password('notNull'),
@@ -332,6 +337,9 @@ export const getQuota = defineCall({
   reply: itemReply(z.object({ customerUserNumberId: z.number().int(), userNumber: z.number().int() })),
 });
 
+/** A quota has at most this many digits (999,999 users). */
+export const QUOTA_DIGITS = 6;
+
 export const updateQuota = defineCall({
   method: 'POST',
   path: '/platform/customer/updateUserNumber',
@@ -343,7 +351,8 @@ export const updateQuota = defineCall({
     userNumber: z
       .string()
       .trim()
-      .regex(/^\d{1,4}$/, { error: 'customerManage.requireNumbers' })
+      .regex(/^\d+$/, { error: 'customerManage.requireNumbers' })
+      .refine((v) => v.replace(/^0+(?=\d)/, '').length <= QUOTA_DIGITS, { error: 'customerManage.quotaMax' })
       .transform(Number),
   }),
   reply: emptyReply,

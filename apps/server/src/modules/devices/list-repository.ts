@@ -30,6 +30,15 @@ export interface Anchor extends Position {
 
 type DevicesEb = ExpressionBuilder<Database, 'devices'>;
 
+/** Searches shorter than this match the start of the name; longer ones any part of name or key. */
+export const TRIGRAM = 3;
+
+/** `text` as an FTS5 phrase: with the trigram tokenizer, rows that contain it anywhere. */
+const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
+/** `%text%` for LIKE with the wildcards in `text` taken literally (ESCAPE '\\'). */
+const anywhere = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
 function bound(eb: DevicesEb, b: Bound, side: 'lower' | 'upper'): Expression<SqlBool> {
   const op = side === 'lower' ? (b.inclusive ? '>=' : '>') : b.inclusive ? '<=' : '<';
   return eb(eb.refTuple('name_key', 'id'), op, eb.tuple(b.at.key, b.at.id));
@@ -108,6 +117,73 @@ export class DeviceListRepository {
       .where('org_id', '=', orgId)
       .where('id', 'in', ids)
       .execute();
+  }
+
+  /**
+   * The search anywhere in name or key (`text` lowered by the database, at least TRIGRAM
+   * characters), through the trigram index (migration 011): SQLite's FTS5 table device_search,
+   * PostgreSQL's pg_trgm GIN indexes. The index yields ids; each is then checked against the
+   * company (`+org_id` / an ORDER BY expression keep the planner off the name index, which would
+   * walk the company's whole list instead).
+   */
+  private matchingIds(orgId: number) {
+    return this.dialect === 'sqlite'
+      ? (text: string) =>
+          sql<SqlBool>`+devices.org_id = ${orgId} AND devices.id IN (SELECT rowid FROM device_search WHERE device_search MATCH ${phrase(text)})`
+      : (text: string) =>
+          sql<SqlBool>`devices.org_id = ${orgId} AND (name_key LIKE ${anywhere(text)} ESCAPE '\\' OR lower(device_key) LIKE ${anywhere(text)} ESCAPE '\\')`;
+  }
+
+  /** Devices of the company that contain `text`, counting at most `cap` when given. */
+  async countContaining(orgId: number, text: string, cap?: number): Promise<number> {
+    const inner = sql`SELECT devices.id FROM devices WHERE ${this.matchingIds(orgId)(text)}${cap === undefined ? sql`` : sql` LIMIT ${cap}`}`;
+    const row = await sql<{ n: number | string }>`SELECT count(*) AS n FROM (${inner}) matched`.execute(
+      this.db,
+    );
+    return Number(row.rows[0]!.n);
+  }
+
+  /**
+   * One page of the matches in list order, from the index's ids sorted by the database: costs
+   * about the number of matches, whatever the page.
+   */
+  async containingPage(orgId: number, text: string, offset: number, limit: number): Promise<DeviceRecord[]> {
+    const order = this.dialect === 'sqlite' ? sql`+name_key, id` : sql`(name_key || '') COLLATE "C", id`;
+    const rows = await sql<DeviceRecord>`SELECT devices.* FROM devices WHERE ${this.matchingIds(orgId)(text)}
+      ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`.execute(this.db);
+    return rows.rows;
+  }
+
+  /**
+   * The matches among the next `window` devices in list order after `after` (exclusive; from the
+   * start without it), skipping `offset` matches: cheap when matches are common. `exhausted` tells
+   * that the window reached the end of the list, so fewer rows than asked are all there are.
+   */
+  async containingInWindow(
+    orgId: number,
+    text: string,
+    scan: { after?: Bound; offset: number; limit: number; window: number },
+  ): Promise<{ rows: DeviceRecord[]; exhausted: boolean }> {
+    let inner = this.db.selectFrom('devices').selectAll().where('org_id', '=', orgId);
+    if (scan.after) inner = inner.where((eb) => bound(eb, scan.after!, 'lower'));
+    const windowed = inner.orderBy('name_key').orderBy('id').limit(scan.window);
+    // SQLite: exact substring of the lowered texts (the window's rows are read anyway).
+    const matches =
+      this.dialect === 'sqlite'
+        ? sql<SqlBool>`(instr(name_key, ${text}) > 0 OR instr(lower(device_key), ${text}) > 0)`
+        : sql<SqlBool>`(name_key LIKE ${anywhere(text)} ESCAPE '\\' OR lower(device_key) LIKE ${anywhere(text)} ESCAPE '\\')`;
+    const rows = (
+      await sql<DeviceRecord>`SELECT w.* FROM (${windowed}) w WHERE ${matches}
+        ORDER BY w.name_key, w.id LIMIT ${scan.limit} OFFSET ${scan.offset}`.execute(this.db)
+    ).rows;
+    if (rows.length === scan.limit) return { rows, exhausted: false };
+    const [beyond] = await this.keys(orgId, {
+      lower: scan.after,
+      direction: 'asc',
+      offset: scan.window,
+      limit: 1,
+    });
+    return { rows, exhausted: beyond === undefined };
   }
 
   /** The search text as the database lowers it (the same function that fills name_key). */

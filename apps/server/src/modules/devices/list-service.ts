@@ -1,7 +1,7 @@
 import type { device } from '@panelfleet/contract';
 import { decodeCursor, encodeCursor, type ListCursor } from './list-cursor.js';
 import { prefixRange, type Position } from './list-position.js';
-import type { Bound, DeviceListRepository, KeyScan } from './list-repository.js';
+import { TRIGRAM, type Bound, type DeviceListRepository, type KeyScan } from './list-repository.js';
 import type { DeviceOrderIndex } from './order-index.js';
 import type { DeviceRecord, DeviceRepository } from './repository.js';
 import { toDeviceRow } from './service.js';
@@ -23,6 +23,9 @@ export interface ListPage {
 /** The most index entries a keyset read may skip; beyond it a jump goes through the rank index. */
 export const NEAR = 1024;
 
+/** Devices in list order a search anywhere in the name reads to fill a page before it asks the index. */
+export const WINDOW = 1024;
+
 interface Window {
   lower: Bound | undefined;
   upper: Bound | undefined;
@@ -39,6 +42,7 @@ export class DeviceListService {
     private readonly devices: DeviceRepository,
     private readonly index: DeviceOrderIndex,
     private readonly near = NEAR,
+    private readonly window = WINDOW,
   ) {}
 
   async page(
@@ -47,6 +51,10 @@ export class DeviceListService {
     isOnline: (deviceKey: string) => boolean,
   ): Promise<ListPage> {
     const search = request.deviceName ? await this.list.lower(request.deviceName) : '';
+    // Three characters or more: anywhere in the name or the device key, through the trigram
+    // index. Shorter: the start of the name, one range of the name index (one or two characters
+    // are in too many names to be worth a trigram, and no trigram index serves them).
+    const anywhere = [...search].length >= TRIGRAM;
     const range = search ? prefixRange(search) : undefined;
     const window: Window = {
       lower: range && { at: range.lo, inclusive: true },
@@ -54,7 +62,19 @@ export class DeviceListService {
     };
     const state = await this.list.orderState(orgId);
     this.index.observe(orgId, state.version);
-    const total = range ? await this.countRange(orgId, state.version, range) : state.total;
+    let total: number;
+    if (anywhere) {
+      const few = await this.list.countContaining(orgId, search, this.near + 1);
+      const matches = few <= this.near ? few : await this.list.countContaining(orgId, search);
+      // Many matches that all start with the text ("hall" in "Hall 004211", a common case) are
+      // one range of the name index: the prefix path reaches any of their pages cheaply.
+      const allAtStart =
+        matches > this.near && (await this.countRange(orgId, state.version, range!)) === matches;
+      if (!allAtStart) return this.containing(orgId, search, request, isOnline, matches);
+      total = matches;
+    } else {
+      total = range ? await this.countRange(orgId, state.version, range) : state.total;
+    }
     const size = request.size;
     const page = Math.max(request.start, 1);
     // A malformed cursor is refused on every page, before anything else is answered.
@@ -69,6 +89,15 @@ export class DeviceListService {
       cursor,
       rangeStart: range?.lo,
     });
+    return this.answer(orgId, records, { page, size, search, total }, isOnline);
+  }
+
+  private async answer(
+    orgId: number,
+    records: DeviceRecord[],
+    { page, size, search, total }: { page: number; size: number; search: string; total: number },
+    isOnline: (deviceKey: string) => boolean,
+  ): Promise<ListPage> {
     const labelNames = await this.devices.labelNamesOf(
       orgId,
       records.map((r) => r.id),
@@ -89,6 +118,44 @@ export class DeviceListService {
             })
           : undefined,
     };
+  }
+
+  /**
+   * A search anywhere in name or key (docs/ARCHITECTURE.md, "Device list paging"). The total
+   * comes from the trigram index. A page near the start, or just after the cursor's, is looked
+   * for among the next WINDOW devices in list order (cheap when matches are common); when they do
+   * not hold it, or the page is far, the index's matches are sorted (cheap when they are few).
+   */
+  private async containing(
+    orgId: number,
+    text: string,
+    request: ListRequest,
+    isOnline: (deviceKey: string) => boolean,
+    total: number,
+  ): Promise<ListPage> {
+    const size = request.size;
+    const page = Math.max(request.start, 1);
+    const cursor = decodeCursor(request.cursor, size, text);
+    const reply = (records: DeviceRecord[]) =>
+      this.answer(orgId, records, { page, size, search: text, total }, isOnline);
+    if (page > 1 && (page - 1) * size >= total) return { rows: [], total, cursor: undefined };
+    const offset = (page - 1) * size;
+    const sorted = () => this.list.containingPage(orgId, text, offset, size);
+    if (total <= this.near) return reply(await sorted());
+
+    let from: { after?: Bound; skip: number } | undefined;
+    if (cursor && page === cursor.page) from = { after: { at: cursor.first, inclusive: true }, skip: 0 };
+    else if (cursor && page > cursor.page && (page - cursor.page - 1) * size <= this.near)
+      from = { after: { at: cursor.last, inclusive: false }, skip: (page - cursor.page - 1) * size };
+    else if (offset <= this.near) from = { skip: offset };
+    if (!from) return reply(await sorted());
+    const found = await this.list.containingInWindow(orgId, text, {
+      after: from.after,
+      offset: from.skip,
+      limit: size,
+      window: this.window,
+    });
+    return reply(found.rows.length === size || found.exhausted ? found.rows : await sorted());
   }
 
   private async countRange(orgId: number, version: number, range: { lo: Position; hi: Position }) {

@@ -2,9 +2,9 @@ import { useEffect, useMemo } from 'react';
 import { Form, Input, Skeleton, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { accounts } from '@panelfleet/contract';
+import { accounts, auth } from '@panelfleet/contract';
 import { call } from '../../api/client';
-import { SESSION_QUERY_KEY } from '../../app/queryClient';
+import { SESSION_QUERY_KEY, USER_TYPE_QUERY_KEY } from '../../app/queryClient';
 import { schemaRule } from '../../forms/schemaRule';
 import { CONTRACT_NS } from '../../i18n';
 import { FormModal } from '../../lists/FormModal';
@@ -15,7 +15,10 @@ interface QuotaValues {
   userNumber: string;
 }
 
-/** How many console users a customer may have: digits only. */
+/**
+ * How many console users a customer may have: digits only. Read-only for whoever the call's
+ * access declaration does not let change it (a customer manager, type 3).
+ */
 export function QuotaModal({ customer, onClose }: { customer: Customer | undefined; onClose(): void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<QuotaValues>();
@@ -27,6 +30,9 @@ export function QuotaModal({ customer, onClose }: { customer: Customer | undefin
     select: (reply) => reply.dataObject,
   });
   const current = quota.data;
+  const session = useQuery({ queryKey: USER_TYPE_QUERY_KEY, queryFn: () => call(auth.userType, {}) });
+  const userType = session.data?.userType;
+  const mayChange = userType !== undefined && accounts.updateQuota.access.types.includes(userType);
   useEffect(() => {
     if (current) form.setFieldValue('userNumber', String(current.userNumber));
   }, [current, form]);
@@ -50,13 +56,19 @@ export function QuotaModal({ customer, onClose }: { customer: Customer | undefin
       onClose={onClose}
       onSaved={() => void quota.refetch()}
       testId="quota"
+      readOnly={!mayChange}
     >
       <Typography.Paragraph type="secondary">
         {t('accounts.quotaNotes', { name: customer?.companyName ?? '' })}
       </Typography.Paragraph>
+      {!mayChange && (
+        <Typography.Paragraph type="warning" data-testid="quota-read-only">
+          {t('accounts.quotaReadOnly')}
+        </Typography.Paragraph>
+      )}
       {current ? (
-        <Form.Item name="userNumber" label={t('accounts.userAmount')} rules={rules} required>
-          <Input inputMode="numeric" data-testid="quota-input" />
+        <Form.Item name="userNumber" label={t('accounts.userAmount')} rules={rules} required={mayChange}>
+          <Input inputMode="numeric" readOnly={!mayChange} data-testid="quota-input" />
         </Form.Item>
       ) : (
         <Skeleton active paragraph={{ rows: 1 }} />
