@@ -127,31 +127,34 @@ export function DescriptionsModal({ file, onClose }: { file: ota.OtaFile | undef
             scroll={{ x: 'max-content' }}
           />
         </div>
-      </Modal>
-      <DescriptionFormModal
-        edit={edit}
-        taken={list.rows.map((r) => r.language)}
-        onClose={() => setEdit(undefined)}
-        onSaved={list.reload}
-      />
-      <Modal
-        title={t('ota.description.viewTitle', {
-          language: viewing ? reminderLanguageLabel(viewing.language, i18n.language) : '',
-        })}
-        open={viewing !== undefined}
-        onCancel={() => setViewing(undefined)}
-        footer={null}
-        width={600}
-      >
-        <div data-testid="ota-description-view">
-          <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{viewing?.text}</Typography.Paragraph>
-          {viewing?.remind && (
-            <>
-              <Typography.Text strong>{t('ota.description.remindText')}</Typography.Text>
-              <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{viewing.remind}</Typography.Paragraph>
-            </>
-          )}
-        </div>
+        {/* Inside the list's dialog, so that antd stacks them above it. */}
+        <DescriptionFormModal
+          edit={edit}
+          taken={list.rows.map((r) => r.language)}
+          onClose={() => setEdit(undefined)}
+          onSaved={list.reload}
+        />
+        <Modal
+          title={t('ota.description.viewTitle', {
+            language: viewing ? reminderLanguageLabel(viewing.language, i18n.language) : '',
+          })}
+          open={viewing !== undefined}
+          onCancel={() => setViewing(undefined)}
+          footer={null}
+          width={600}
+        >
+          <div data-testid="ota-description-view">
+            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{viewing?.text}</Typography.Paragraph>
+            {viewing?.remind && (
+              <>
+                <Typography.Text strong>{t('ota.description.remindText')}</Typography.Text>
+                <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>
+                  {viewing.remind}
+                </Typography.Paragraph>
+              </>
+            )}
+          </div>
+        </Modal>
       </Modal>
     </>
   );

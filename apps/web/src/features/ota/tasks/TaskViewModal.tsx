@@ -97,7 +97,7 @@ export function TaskViewModal({
       }
     >
       {task && (
-        <div data-testid="task-view">
+        <div data-testid="task-view-dialog">
           {task.stateReason && (
             <Alert
               type={task.state === 'paused' ? 'warning' : 'error'}

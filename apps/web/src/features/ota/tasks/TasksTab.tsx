@@ -147,7 +147,11 @@ export default function TasksTab() {
       </FilterToolbar>
       <PagedTable<Task> rowKey="otaTaskId" columns={columns} list={list} />
       <TaskViewModal taskId={viewing} onClose={() => setViewing(undefined)} onChanged={list.reload} />
-      <TaskDevicesModal task={managing} onClose={() => setManaging(undefined)} onChanged={list.reload} />
+      <TaskDevicesModal
+        task={managing && (list.rows.find((r) => r.otaTaskId === managing.otaTaskId) ?? managing)}
+        onClose={() => setManaging(undefined)}
+        onChanged={list.reload}
+      />
     </Card>
   );
 }

@@ -8,7 +8,8 @@ const RELOAD_AFTER_MS = 800;
 /**
  * Task progress as the server publishes it (live events of kind "ota"): the latest counts per
  * task, and a reload of the list soon after a change (states, waves), at most every 0.8 s. While
- * the stream is down the list is polled every 5 s instead (the spec's polling).
+ * the stream is down the list is polled every 5 s instead (the spec's polling). Nothing listens
+ * or polls while `active` is false (a closed dialog, a list without open tasks).
  */
 export function useLiveTaskProgress(reload: () => void, active: boolean) {
   const [progress, setProgress] = useState<Record<number, TaskCounts & { finished: boolean }>>({});
@@ -33,7 +34,7 @@ export function useLiveTaskProgress(reload: () => void, active: boolean) {
         timer.current = undefined;
         reloadRef.current();
       }, RELOAD_AFTER_MS);
-  });
+  }, active);
   useEffect(() => () => window.clearTimeout(timer.current), []);
   const interval = active ? pollWhile(connected, POLL_MS) : false;
   useEffect(() => {
