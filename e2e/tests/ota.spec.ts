@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type CDPSession, type Locator, type Page } from '@playwright/test';
-import { device, ota } from '@panelfleet/contract';
+import { device, ota, uploads } from '@panelfleet/contract';
 import { apiCall } from '../support/api.js';
 import { pickOption, pickOptions, switchLanguage } from '../support/antd.js';
 import { snapshot } from '../support/screenshots.js';
@@ -505,4 +505,67 @@ test('the platform keeps the OTA version catalog; versions in use are locked', a
   await row.getByTestId('row-delete').click();
   await confirmOk(page).click();
   await expect(row).toHaveCount(0);
+});
+
+test('an upload cut off by a reload resumes where it stopped, and its partial file is never listed', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const resumed = `${version}.1`;
+  await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
+  await page.goto(`${url}/home/upgradeManage`);
+  const image = firmware('pf-rs-resume.bin', 12);
+  const form = page.getByTestId('ota-upload-form');
+  const progress = page.getByTestId('upload-progress');
+  const fill = async () => {
+    await form.locator('input[type="file"]').setInputFiles(image);
+    await form.getByTestId('ota-upload-version').fill(resumed);
+    await pickOptions(page, form.getByTestId('ota-file-machine-types'), ['rs']);
+  };
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await uploadRate(cdp, 1024 * 1024);
+  await page.getByTestId('ota-upload').click();
+  await fill();
+  await form.getByTestId('ota-upload-ok').click();
+  await expect(progress.getByTestId('upload-progress-mb')).toContainText(/^[3-9]\.\d MB of 12\.0 MB$/, {
+    timeout: 20_000,
+  });
+  // The browser keeps the upload's address under the file's fingerprint.
+  const stored = await page.evaluate(() =>
+    Object.entries(localStorage)
+      .filter(([key]) => key.startsWith('tus::'))
+      .map(([, value]) => (JSON.parse(value) as { uploadUrl: string }).uploadUrl),
+  );
+  expect(stored).toHaveLength(1);
+  const uploadId = stored[0]!.split('/').pop()!;
+
+  // The tab reloads mid-upload: the server holds part of the bytes, and no file is listed for them.
+  await page.reload();
+  await uploadRate(cdp, -1);
+  const partial = (await apiCall(page, url, uploads.getUpload, { uploadId })).dataObject;
+  expect(partial.state).toBe('receiving');
+  expect(partial.offset).toBeGreaterThan(0);
+  expect(partial.offset).toBeLessThan(12 * 1024 * 1024);
+  const listed = await apiCall(page, url, ota.listOtaFiles, { start: 1, size: 50 });
+  expect(listed.listObject.some((f) => f.otaVersion === resumed)).toBe(false);
+
+  // Choosing the same file again says it resumes, and it does: the same upload becomes the file.
+  await page.getByTestId('ota-upload').click();
+  await fill();
+  await expect(form.getByTestId('ota-upload-resumable')).toBeVisible();
+  await snapshot(page, 'ota-upload-resumable-en-US');
+  await form.getByTestId('ota-upload-ok').click();
+  await expect(form).toBeHidden();
+  await expect(progress).toBeHidden({ timeout: 30_000 });
+  await expect(fileRow(page).filter({ hasText: resumed })).toBeVisible();
+  // The cut upload was the one made into the file (a new upload would have left it receiving).
+  await expect(apiCall(page, url, uploads.getUpload, { uploadId })).rejects.toThrow(/does not exist/);
+  const made = (await apiCall(page, url, ota.listOtaFiles, { start: 1, size: 50 })).listObject.find(
+    (f) => f.otaVersion === resumed,
+  );
+  expect(made?.sha256).toBe(crypto.createHash('sha256').update(fs.readFileSync(image)).digest('hex'));
+  expect(
+    await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('tus::')).length),
+  ).toBe(0);
 });
