@@ -354,6 +354,14 @@ test('a customer administrator uploads firmware, describes it and force-upgrades
 test('OTA staff read the OTA log of the upgrade, filter it, and keep upgrade policies', async ({ page }) => {
   test.setTimeout(180_000);
   await signIn(page, 'normal', 'sales1', 'sales123', 'en-US');
+  // The distributor's OTA management: its own files (none yet), no force upgrade, nothing refused.
+  await page.goto(`${url}/home/otaPromote`);
+  await expect(page.getByTestId('ota-upload')).toBeVisible();
+  await settled(page);
+  await expect(page.getByTestId('sub-view-warningMsg')).toBeVisible();
+  await expect(page.getByTestId('row-force-upgrade')).toHaveCount(0);
+  await expect(page.locator('.ant-notification-notice-error')).toHaveCount(0);
+  await bothLanguages(page, 'ota-files-distributor');
   await page.goto(`${url}/home/otaLog`);
   await expect(page.getByTestId('tab-abnormal-log')).toBeVisible();
   await page.getByTestId('ota-log-version').fill(version);

@@ -131,7 +131,8 @@ export default function OtaFilesTab() {
       <ViewFileModal fileId={viewing} onClose={() => setViewing(undefined)} />
       <EditFileModal file={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
       <DescriptionsModal file={describing} onClose={() => setDescribing(undefined)} />
-      <ForceUpgradeModal file={upgrading} onClose={() => setUpgrading(undefined)} />
+      {/* Only the company's device operators force upgrades (and may read its labels). */}
+      {access.operator && <ForceUpgradeModal file={upgrading} onClose={() => setUpgrading(undefined)} />}
     </Card>
   );
 }
