@@ -113,9 +113,17 @@ export function startView(user: ShellUser, deployment: Deployment): ViewName {
 /** Views reached from a menu entry's tabs or the header rather than the menu itself. */
 const SUB_VIEWS: Partial<Record<ViewName, ViewName[]>> = {
   license: ['saleMan'],
-  otaPromote: ['otaVersion', 'machineManage', 'sourceManage', 'apk', 'renew', 'warningMsg'],
+  otaPromote: ['otaVersion', 'machineManage', 'sourceManage', 'apk', 'renew', 'warningMsg', 'upgradeTactics'],
   deviceManage: ['Labels', 'Map', 'sourceManage', 'feedBack'],
-  upgradeManage: ['apk', 'renew', 'machineManage', 'feedBack'],
+  upgradeManage: [
+    'apk',
+    'renew',
+    'machineManage',
+    'feedBack',
+    'otaVersion',
+    'sourceManage',
+    'upgradeTactics',
+  ],
   otaLog: ['abnormalLog'],
   report: ['operationLog', 'feedBack'],
 };

@@ -1,7 +1,7 @@
 import { Menu } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { ViewName } from '@panelfleet/contract';
+import { subViewsOf, type ViewName } from '@panelfleet/contract';
 import { homeView } from '../../paths';
 import { VIEW_ICONS } from './viewIcons';
 
@@ -13,12 +13,15 @@ export function SideMenu({ entries, current }: { entries: ViewName[]; current: V
     icon: VIEW_ICONS[view],
     label: <span data-menu={view}>{t(`views.${view}`)}</span>,
   }));
+  // A tab view (the task list of OTA management, say) lights up the menu entry that hosts it.
+  const selected =
+    current && !entries.includes(current) ? entries.find((e) => subViewsOf(e).includes(current)) : current;
   return (
     <Menu
       theme="dark"
       mode="inline"
       items={items}
-      selectedKeys={current ? [current] : []}
+      selectedKeys={selected ? [selected] : []}
       onClick={({ key }) => navigate(homeView(key))}
     />
   );

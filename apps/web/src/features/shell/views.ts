@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { VIEW_NAMES, type ViewName } from '@panelfleet/contract';
+import { withOtaCatalogs } from '../ota/catalogs';
 
 /** A screen; `subViews` are the views it hosts that this user may open (a placeholder links to them). */
 type ViewComponent = LazyExoticComponent<ComponentType<{ view: ViewName; subViews?: readonly ViewName[] }>>;
@@ -12,6 +13,9 @@ const deviceManage: ViewComponent = lazy(() => import('../devices/list/DeviceMan
 // Dashboards: index1 is Dashboard B (types 1, 3 and the platform admin), index2 Dashboard A (types 2, 4).
 const dashboardB: ViewComponent = lazy(() => import('../dashboards/DashboardB'));
 const dashboardA: ViewComponent = lazy(() => import('../dashboards/DashboardA'));
+// OTA management: the host (otaPromote, upgradeManage) and each of its tabs, every tab its own URL.
+const otaManage: ViewComponent = lazy(withOtaCatalogs(() => import('../ota/manage/OtaManageView')));
+const otaLog: ViewComponent = lazy(withOtaCatalogs(() => import('../ota/log/OtaLogView')));
 const screens: Partial<Record<ViewName, ViewComponent>> = {
   customerActive: lazy(() => import('../personal/CustomerActiveView')),
   personCenter: lazy(() => import('../personal/PersonCenterView')),
@@ -23,17 +27,23 @@ const screens: Partial<Record<ViewName, ViewComponent>> = {
   netSpeed: lazy(() => import('../netSpeed/NetSpeedView')),
   deviceManage,
   Labels: deviceManage,
-  sourceManage: lazy(() => import('../sources/SourcesView')),
-  machineManage: lazy(() => import('../machineTypes/MachineTypesView')),
+  sourceManage: otaManage,
+  machineManage: otaManage,
   feedBack: lazy(() => import('../feedback/FeedbackView')),
   ServeList: lazy(() => import('../servers/ServerListView')),
   setting: lazy(() => import('../settings/SettingView')),
   certificate: lazy(() => import('../certificate/CertificateView')),
   report: lazy(() => import('../reports/ReportView')),
   operationLog: lazy(() => import('../logs/OperationLogView')),
-  abnormalLog: lazy(() => import('../logs/AbnormalLogView')),
+  abnormalLog: otaLog,
   errorMsg: lazy(() => import('../tips/ErrorTipsView')),
-  warningMsg: lazy(() => import('../tips/WarningsView')),
+  warningMsg: otaManage,
+  otaPromote: otaManage,
+  upgradeManage: otaManage,
+  renew: otaManage,
+  otaVersion: otaManage,
+  upgradeTactics: otaManage,
+  otaLog,
   index1: dashboardB,
   index2: dashboardA,
   Map: deviceManage,
