@@ -26,6 +26,9 @@ import { ReminderRepository, TipRepository } from './modules/tips/repository.js'
 import { tipRoutes } from './modules/tips/routes.js';
 import { TipService } from './modules/tips/service.js';
 import { OtaFileRepository } from './modules/ota/file-repository.js';
+import { ApkRepository } from './modules/apk/repository.js';
+import { apkRoutes } from './modules/apk/routes.js';
+import { ApkService } from './modules/apk/service.js';
 import { OtaFileService } from './modules/ota/file-service.js';
 import { OtaRolloutKind } from './modules/ota/ota-kind.js';
 import { OtaRuleRepository } from './modules/ota/rule-repository.js';
@@ -477,7 +480,7 @@ export async function compose({
   const logError = (err: unknown, message: string) => log.error({ err }, message);
   const uploads = new UploadService({
     dataDir: config.dataDir,
-    limits: { firmware: config.uploadMaxFirmwareBytes },
+    limits: { firmware: config.uploadMaxFirmwareBytes, apk: config.uploadMaxApkBytes },
     repository: new UploadRepository(kysely),
     claims: new UploadClaims(kysely),
     clock,
@@ -556,6 +559,18 @@ export async function compose({
     signer,
     settings: rolloutSettings,
   });
+
+  // ---- APK repository: cards, versions, auxiliary apps (files read and checked on upload) ----
+  apkRoutes(
+    router,
+    new ApkService({
+      apks: new ApkRepository(kysely, db.dialect),
+      uploads,
+      downloadRoot: downloads.root,
+      log: operations,
+      clock,
+    }),
+  );
   uploads.startSweeping();
   engine.start();
 

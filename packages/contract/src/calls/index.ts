@@ -19,6 +19,7 @@ import * as logs from './logs.js';
 import * as tips from './tips.js';
 import * as dashboard from './dashboard.js';
 import * as live from './live.js';
+import * as apk from './apk.js';
 
 const isCall = (value: unknown): value is CallDef =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'reply' in value;
@@ -45,4 +46,5 @@ export const allCalls: CallDef[] = [
   tips,
   dashboard,
   live,
+  apk,
 ].flatMap((group) => (Object.values(group) as unknown[]).filter(isCall));
