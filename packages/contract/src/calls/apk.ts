@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
-import { users } from '../access.js';
+import { callers, users } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 import { optionalText, pageParams } from '../rules.js';
 
@@ -232,4 +232,30 @@ export const apkIcon = defineCall({
   }),
   reply: z.unknown(),
   produces: 'image/png',
+});
+
+export const installApk = defineCall({
+  method: 'POST',
+  path: '/apkUpgrade/install',
+  summary:
+    'Install a version on chosen panels of the caller\'s company (deviceIds, comma-separated): a rollout task of kind apk with a row per panel; each panel downloads the APK through its signed URL, checks size, SHA-256, package and signer, installs it and reports its apps. allowDowngrade "1" lets a lower versionCode replace the installed one.',
+  tag,
+  access: callers.deviceOperators,
+  params: z.object({
+    apkVersionId: apkVersionIdParam,
+    deviceIds: z
+      .string({ error: 'apk.selectDevice' })
+      .trim()
+      .min(1, { error: 'apk.selectDevice' })
+      .transform((text) => [...new Set(text.split(',').map((part) => Number(part.trim())))])
+      .refine(
+        (ids) =>
+          ids.length <= 10_000 && ids.every((id) => Number.isInteger(id) && id > 0 && id <= 2_147_483_647),
+        { error: 'device.notFound' },
+      ),
+    allowDowngrade: z.enum(['0', '1'], { error: 'common.invalidParams' }).default('0'),
+  }),
+  reply: itemReply(
+    z.object({ taskId: z.number().int(), deviceCount: z.number().int(), skippedCount: z.number().int() }),
+  ),
 });

@@ -138,6 +138,28 @@ export class ApkRepository {
       .executeTakeFirst();
   }
 
+  /** The server's own read at dispatch: a version with its card's package. */
+  findForDispatch(id: number) {
+    return this.db
+      .selectFrom('apk_versions')
+      .innerJoin('apk_marks', 'apk_marks.id', 'apk_versions.mark_id')
+      .selectAll('apk_versions')
+      .select('apk_marks.package_name')
+      .where('apk_versions.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** How many of `ids` are panels of the organisation. */
+  async ownedDeviceCount(orgId: number, ids: number[]) {
+    const row = await this.db
+      .selectFrom('devices')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('org_id', '=', orgId)
+      .where('id', 'in', ids)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   sub(orgId: number, id: number) {
     return this.db
       .selectFrom('apk_file_subs')

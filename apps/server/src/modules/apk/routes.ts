@@ -39,6 +39,10 @@ export function apkRoutes(router: Router, s: ApkService) {
     ...ok,
     dataObject: { cardDeleted: (await s.deleteVersion(session.user, ip, params.apkVersionId)) ? '1' : '0' },
   }));
+  router.add(apk.installApk, async ({ session, params, ip }) => ({
+    ...ok,
+    dataObject: await s.install(session.user, ip, params),
+  }));
   router.add(apk.apkIcon, async ({ session, params, reply }) => {
     const file = await s.icon(session.user, params.kind, params.id);
     const content = await fs.promises.readFile(file).catch(() => undefined);
