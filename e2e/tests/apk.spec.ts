@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { apk } from '@panelfleet/contract';
+import { apk, device, deviceDetail } from '@panelfleet/contract';
 import { apkSigner, buildApk, type ApkSpec } from '../../apps/server/test/apk-fixtures.js';
 import { apiCall } from '../support/api.js';
 import { snapshot } from '../support/screenshots.js';
@@ -186,6 +186,28 @@ test('detail panel: a new version becomes the latest; descriptions; auxiliary ap
   await detail.getByTestId(`apk-sub-delete-${HELPER}`).click();
   await page.locator('.ant-modal-confirm').getByRole('button', { name: 'OK' }).click();
   await expect(detail.getByTestId(`apk-sub-${HELPER}`)).toHaveCount(0);
+
+  // Install version 2 on one panel, chosen by its key: the simulated panel downloads, verifies,
+  // installs and reports the app.
+  const panels = (await apiCall(page, url, device.listDevices, { start: 1, size: 50 })).listObject;
+  const target = panels.find((d) => d.deviceKey === 'E2E-00001')!;
+  await detail.getByTestId('apk-version-install-2').click();
+  await page.getByTestId('apk-install-search').locator('input').fill('E2E-00001');
+  const dialog = page.locator('.ant-modal', { has: page.getByTestId('apk-install-search') });
+  await expect(dialog.locator('.ant-table-row')).toHaveCount(1);
+  await dialog.locator('.ant-table-row .ant-checkbox-input').check();
+  await snapshot(page, 'apk-install-dialog-en');
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('Installing on 1 panels')).toBeVisible();
+  await expect
+    .poll(
+      async () =>
+        (
+          await apiCall(page, url, deviceDetail.listDeviceApps, { deviceId: target.deviceId })
+        ).listObject.find((a) => a.packageName === PKG)?.versionName,
+      { timeout: 30_000 },
+    )
+    .toBe('2.0.0');
 });
 
 test('zh-CN: the list, detail and dialogs', async ({ page }) => {
@@ -211,6 +233,18 @@ test('zh-CN: the list, detail and dialogs', async ({ page }) => {
   await detail.getByTestId('apk-remark-edit-2').click();
   await snapshot(page, 'apk-remark-dialog-zh');
   await page.getByTestId('apk-remark-modal').getByRole('button', { name: '取 消' }).click();
+  await detail.getByTestId('apk-version-install-2').click();
+  await expect(page.getByTestId('apk-install-search')).toBeVisible();
+  await snapshot(page, 'apk-install-dialog-zh');
+  await page
+    .locator('.ant-modal', { has: page.getByTestId('apk-install-search') })
+    .getByRole('button', { name: '确 定' })
+    .click();
+  await expect(page.getByText('请至少选择一台设备')).toBeVisible();
+  await page
+    .locator('.ant-modal', { has: page.getByTestId('apk-install-search') })
+    .getByRole('button', { name: '取 消' })
+    .click();
   await detail.getByTestId('apk-sub-upload-2').click();
   await snapshot(page, 'apk-sub-dialog-zh');
   await page.getByTestId('apk-form-sub').getByRole('button', { name: '取 消' }).click();

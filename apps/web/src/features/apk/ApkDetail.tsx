@@ -16,6 +16,7 @@ import {
 } from 'antd';
 import {
   ArrowLeftOutlined,
+  CloudDownloadOutlined,
   DeleteOutlined,
   EditOutlined,
   PlusOutlined,
@@ -29,6 +30,7 @@ import { SESSION_QUERY_KEY } from '../../app/queryClient';
 import { formatDateTime } from '../../format/dateTime';
 import { useConfirmAction } from '../../lists/useConfirmAction';
 import { ApkIcon } from './ApkView';
+import { InstallModal } from './InstallModal';
 import { megabytes } from './resumableUpload';
 import { useUploadFlow } from './useUploadFlow';
 
@@ -42,6 +44,7 @@ export function ApkDetail({ apkMarkId, onBack }: { apkMarkId: number; onBack: ()
   const confirm = useConfirmAction();
   const [subFor, setSubFor] = useState<number>();
   const [editing, setEditing] = useState<{ id: number; remark: string }>();
+  const [installing, setInstalling] = useState<{ apkVersionId: number; versionName: string }>();
   const query = useQuery({
     queryKey: [...SESSION_QUERY_KEY, 'apk', 'details', apkMarkId],
     queryFn: () => call(apk.apkDetails, { apkMarkId, start: 1, size: 100 }, { quietFail: true }),
@@ -126,6 +129,15 @@ export function ApkDetail({ apkMarkId, onBack }: { apkMarkId: number; onBack: ()
             key={v.apkVersionId}
             data-testid={`apk-version-${v.versionCode}`}
             actions={[
+              <Button
+                key="install"
+                size="small"
+                icon={<CloudDownloadOutlined />}
+                data-testid={`apk-version-install-${v.versionCode}`}
+                onClick={() => setInstalling({ apkVersionId: v.apkVersionId, versionName: v.versionName })}
+              >
+                {t('apkPage.install')}
+              </Button>,
               <Button
                 key="delete"
                 danger
@@ -245,6 +257,7 @@ export function ApkDetail({ apkMarkId, onBack }: { apkMarkId: number; onBack: ()
         onClose={() => setEditing(undefined)}
         onSaved={() => void reload()}
       />
+      <InstallModal version={installing} onClose={() => setInstalling(undefined)} />
       {flow.dialogs}
     </Card>
   );
