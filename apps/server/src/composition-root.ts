@@ -26,6 +26,10 @@ import { ReminderRepository, TipRepository } from './modules/tips/repository.js'
 import { tipRoutes } from './modules/tips/routes.js';
 import { TipService } from './modules/tips/service.js';
 import { OtaFileRepository } from './modules/ota/file-repository.js';
+import { ApkRolloutKind } from './modules/apk/apk-kind.js';
+import { ApkRepository } from './modules/apk/repository.js';
+import { apkRoutes } from './modules/apk/routes.js';
+import { ApkService } from './modules/apk/service.js';
 import { OtaFileService } from './modules/ota/file-service.js';
 import { OtaRolloutKind } from './modules/ota/ota-kind.js';
 import { OtaRuleRepository } from './modules/ota/rule-repository.js';
@@ -103,6 +107,7 @@ import { DeviceRepository } from './modules/devices/repository.js';
 import { deviceRoutes } from './modules/devices/routes.js';
 import { DeviceService } from './modules/devices/service.js';
 import { otaEnvelopeValue } from './modules/downloads/ota.js';
+import { apkEnvelopeValue } from './modules/downloads/apk.js';
 import { downloadRoutes } from './modules/downloads/routes.js';
 import { DownloadService } from './modules/downloads/service.js';
 import { UrlSigner } from './modules/downloads/signing.js';
@@ -453,6 +458,7 @@ export async function compose({
     {
       OTA: (stored, deviceKey) => otaEnvelopeValue(downloads, stored, deviceKey),
       NOTIFY: (stored, deviceKey) => noticeEnvelopeValue(downloads, stored, deviceKey),
+      APK: (stored, deviceKey) => apkEnvelopeValue(downloads, stored, deviceKey),
     },
   );
   gateway.setCommandSink(commands);
@@ -491,7 +497,7 @@ export async function compose({
   const logError = (err: unknown, message: string) => log.error({ err }, message);
   const uploads = new UploadService({
     dataDir: config.dataDir,
-    limits: { firmware: config.uploadMaxFirmwareBytes },
+    limits: { firmware: config.uploadMaxFirmwareBytes, apk: config.uploadMaxApkBytes },
     repository: new UploadRepository(kysely),
     claims: new UploadClaims(kysely),
     clock,
@@ -570,6 +576,21 @@ export async function compose({
     signer,
     settings: rolloutSettings,
   });
+
+  // ---- APK repository: cards, versions, auxiliary apps (files read and checked on upload), installs ----
+  const apkRecords = new ApkRepository(kysely, db.dialect);
+  engine.register(new ApkRolloutKind(apkRecords));
+  apkRoutes(
+    router,
+    new ApkService({
+      apks: apkRecords,
+      uploads,
+      downloadRoot: downloads.root,
+      log: operations,
+      clock,
+      rollouts: { createTask: (task, waves) => rollouts.createTask(task, waves), wake: () => engine.wake() },
+    }),
+  );
   uploads.startSweeping();
   engine.start();
 

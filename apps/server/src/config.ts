@@ -61,6 +61,12 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(4 * 1024 ** 3),
+  /** Largest APK upload in bytes (default 1 GiB). */
+  UPLOAD_MAX_APK_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1024 ** 3),
   /** The firmware signing key (PKCS#8 PEM, Ed25519); default: generated into DATA_DIR on first start. */
   FIRMWARE_SIGNING_KEY: z.string().optional(),
   /** Panels downloading a rollout's file at once, across the server. */
@@ -120,6 +126,7 @@ export interface Config {
   trustProxy: string[];
   mqtt: MqttConfig;
   uploadMaxFirmwareBytes: number;
+  uploadMaxApkBytes: number;
   firmwareSigningKey?: string;
   rollout: { maxDownloads: number; jitterMs: number; lateWindowMs: number };
 }
@@ -205,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     history: { hourlyDays: e.HISTORY_HOURLY_DAYS, days: e.HISTORY_DAYS, sampleMs: e.HISTORY_SAMPLE_MS },
     trustProxy: e.TRUST_PROXY,
     uploadMaxFirmwareBytes: e.UPLOAD_MAX_FIRMWARE_BYTES,
+    uploadMaxApkBytes: e.UPLOAD_MAX_APK_BYTES,
     firmwareSigningKey: e.FIRMWARE_SIGNING_KEY,
     rollout: {
       maxDownloads: e.ROLLOUT_MAX_DOWNLOADS,

@@ -21,7 +21,8 @@ import {
   type TestResponse,
   type TestServer,
 } from './harness.js';
-import { firmwareBytes, tusCreate, tusOffset, tusTarget, tusUpload } from './ota-helpers.js';
+import { firmwareBytes, tusCreate, tusOffset, tusPatch, tusTarget, tusUpload } from './ota-helpers.js';
+import { apkSigner, buildApk } from './apk-fixtures.js';
 
 /**
  * The tenant probe, generated from the contract: every call that takes the id of a tenant's
@@ -51,7 +52,10 @@ type Kind =
   | 'otaRuleIp'
   | 'otaRuleSn'
   | 'upload'
-  | 'abnormalLog';
+  | 'abnormalLog'
+  | 'apkMark'
+  | 'apkVersion'
+  | 'apkFileSub';
 
 /** Parameters that name a tenant's row, by name. */
 const TENANT_IDS: Record<string, Kind> = {
@@ -76,6 +80,9 @@ const TENANT_IDS: Record<string, Kind> = {
   otaRuleWhiteId: 'otaRuleIp',
   otaRuleSnId: 'otaRuleSn',
   uploadId: 'upload',
+  apkMarkId: 'apkMark',
+  apkVersionId: 'apkVersion',
+  apkFileSubId: 'apkFileSub',
 };
 
 /** Parameters whose name alone does not say what they name: the saved settings' `id` and `ids`. */
@@ -92,6 +99,7 @@ const TENANT_IDS_BY_PATH: Record<string, Record<string, Kind>> = {
   '/deviceErrorLog/viewErrorLog': { id: 'abnormalLog' },
   '/deviceErrorLog/download': { id: 'abnormalLog' },
   '/deviceErrorLog/updateStatus': { id: 'abnormalLog' },
+  '/apkUpgrade/icon': { id: 'apkVersion' },
 };
 const kindOf = (path: string, name: string): Kind | undefined =>
   TENANT_IDS_BY_PATH[path]?.[name] ?? TENANT_IDS[name];
@@ -101,6 +109,7 @@ const PATH_SAMPLES: Record<string, Record<string, string>> = {
   '/otaRule/addOtaRuleList': { startTime: '2099-01-01 08:00:00', timeZone: 'GMT+09:00' },
   '/otaRule/updateOtaRuleList': { startTime: '2099-01-01 08:00:00', timeZone: 'GMT+09:00' },
   '/otaTask/listDevice': { state: 'queued' },
+  '/apkUpgrade/icon': { kind: 'version' },
 };
 
 /** A parameter that carries an id-like name but selects nothing: the device edit echoes the read-only serial. */
@@ -111,6 +120,7 @@ const DEPLOYMENT_WIDE = new Set(['id', 'machineTypeId', 'inputSourceIds']);
 
 /** Valid values for the other required parameters. A new parameter needs a line here: the probe says which. */
 const SAMPLES: Record<string, string> = {
+  mark: 'P-R-O-B',
   phone: '13800000000',
   email: 'probe@example.com',
   state: '1',
@@ -171,6 +181,9 @@ const MISSING: Record<Kind, string> = {
   otaRuleSn: '987654',
   upload: 'f'.repeat(32),
   abnormalLog: '987654',
+  apkMark: '987654',
+  apkVersion: '987654',
+  apkFileSub: '987654',
 };
 
 /** Refusals that come from an ownership check: the row is not the caller's (or does not exist). */
@@ -195,6 +208,10 @@ const NOT_FOUND_KEYS = [
   'otaRule.ipNotFound',
   'otaRule.snNotFound',
   'upload.notFound',
+  'apk.cardNotFound',
+  'apk.versionNotFound',
+  'apk.subNotFound',
+  'apk.iconNotFound',
   // Force upgrade (spec: upgrade.noLabel) answers a label that is not the caller's as one that does not exist.
   'upgrade.noLabel',
 ];
@@ -319,6 +336,43 @@ describe.each(backends)('tenant probe on %s', (backend) => {
       sourceSetting: String(sourceSetting),
       push: String(push),
       ...(await otaResourcesOf(operator, serial, labelId)),
+      ...(await apkResourcesOf(operator, serial)),
+    };
+  }
+
+  /** An application card with a version and an auxiliary app. */
+  async function apkResourcesOf(operator: TestClient, serial: string) {
+    const t = tusTarget(server.url, operator);
+    const signer = apkSigner(serial);
+    const suffix = serial.toLowerCase().replace(/[^a-z0-9]/g, '');
+    const apk = async (pkg: string) => {
+      const content = await buildApk(
+        { packageName: pkg, versionCode: 1, versionName: '1.0', label: pkg },
+        signer,
+      );
+      const created = await tusCreate(t, content.length, `${pkg}.apk`, 'apk');
+      await tusPatch(t, created.uploadId!, 0, content);
+      return created.uploadId!;
+    };
+    const card = mustSucceed(
+      await operator.post('/apkUpgrade/uploadApkPackage', {
+        uploadId: await apk(`com.probe.p${suffix}`),
+        mark: 'P-R-O-B',
+      }),
+      'apk card',
+    ).body.dataObject as { apkMarkId: number; apkVersionId: number };
+    const sub = mustSucceed(
+      await operator.post('/apkUpgrade/uploadApkFileSub', {
+        uploadId: await apk(`com.probe.s${suffix}`),
+        apkMarkId: String(card.apkMarkId),
+        apkVersionId: String(card.apkVersionId),
+      }),
+      'apk sub',
+    ).body.dataObject as { apkFileSubId: number };
+    return {
+      apkMark: String(card.apkMarkId),
+      apkVersion: String(card.apkVersionId),
+      apkFileSub: String(sub.apkFileSubId),
     };
   }
 

@@ -67,6 +67,12 @@ export class SimulatedPanel {
   private readonly otaDownloads = new Map<string, AbortController>();
   /** Test hook: the next OTA download arrives corrupted. */
   corruptNextOta = false;
+  /** Test hook: the next APK install fails at installing with this reason (the installer's error). */
+  failNextApk: string | undefined;
+  /** versionCode and signer of apps this panel installed from APK orders (Android keeps both). */
+  private readonly installedApks = new Map<string, { versionCode: number; signerSha256: string }>();
+  /** Every APK install this panel refused or failed, with the reason it acknowledged. */
+  readonly apkFailures: Array<{ id: string; detail: string }> = [];
   /** Every OTA this panel refused or failed, with the reason it acknowledged. */
   readonly otaFailures: Array<{ id: string; detail: string }> = [];
   /** Installs completed. */
@@ -358,6 +364,8 @@ export class SimulatedPanel {
         break;
       case 'OTA':
         return this.installOta(cmd.id, cmd.value as device.OtaValue);
+      case 'APK':
+        return this.installApk(cmd.id, cmd.value as device.ApkInstallValue);
       case 'CERTIFICATE': {
         const value = cmd.value as device.CertificateValue;
         const sha256 = certificateFingerprint(value.pem);
@@ -549,6 +557,66 @@ export class SimulatedPanel {
       result: 'succeeded',
       ...(result.resumed ? { detail: `resumed ${result.resumed}x` } : {}),
     });
+  }
+
+  /**
+   * APK install or update (protocol section 6.4): refuse another signer or an older versionCode
+   * than the installed one (as Android's package manager does), download with progress
+   * (apkCurrent/apkTotal) and resume, verify the SHA-256, install, report the new app list.
+   */
+  private async installApk(id: string, app: device.ApkInstallValue) {
+    const fail = async (detail: string) => {
+      this.apkFailures.push({ id, detail });
+      await this.ack({ v: 1, id, result: 'failed', detail });
+    };
+    const installed = this.installedApks.get(app.packageName);
+    if (installed && installed.signerSha256 !== app.signerSha256) return fail('signature');
+    if (installed && installed.versionCode > app.versionCode && !app.allowDowngrade) return fail('downgrade');
+    await this.ack({ v: 1, id, result: 'received', phase: 'downloading' });
+    const creds = this.credentials!;
+    let reportedAt = 0;
+    this.state.apkCurrent = 0;
+    this.state.apkTotal = app.size;
+    await this.publish('state', { v: 1, apkCurrent: 0, apkTotal: app.size });
+    const result = await downloadVerified({
+      url: app.url,
+      size: app.size,
+      sha256: app.sha256,
+      username: creds.username,
+      password: creds.password,
+      progress: (received, total) => {
+        this.state.apkCurrent = received;
+        if (this.now() - reportedAt < (this.options.progressMs ?? 5000) || received === total) return;
+        reportedAt = this.now();
+        void this.publish('state', { v: 1, apkCurrent: received, apkTotal: total }).catch((err: unknown) =>
+          this.options.log(`${this.serial}: progress: ${String(err)}`),
+        );
+      },
+    });
+    if (!result.ok) {
+      this.options.log(`${this.serial}: APK ${app.packageName} failed: ${result.reason}`);
+      await this.publish('state', { v: 1, apkCurrent: this.state.apkCurrent, apkTotal: app.size });
+      return fail(result.detail);
+    }
+    await this.ack({ v: 1, id, result: 'received', phase: 'verifying' });
+    this.state.apkCurrent = app.size;
+    await this.publish('state', { v: 1, apkCurrent: app.size, apkTotal: app.size });
+    await this.ack({ v: 1, id, result: 'received', phase: 'installing' });
+    const told = this.failNextApk;
+    this.failNextApk = undefined;
+    if (told) return fail(told);
+    this.installedApks.set(app.packageName, { versionCode: app.versionCode, signerSha256: app.signerSha256 });
+    const entry: device.InstalledApp = {
+      appName: app.label || app.packageName,
+      packageName: app.packageName,
+      versionName: app.versionName,
+      appSize: app.size,
+      appLevel: 0,
+    };
+    const at = this.apps.findIndex((a) => a.packageName === app.packageName);
+    this.apps = at < 0 ? [...this.apps, entry] : this.apps.map((a, i) => (i === at ? entry : a));
+    await this.publish('apps', { v: 1, apps: this.apps });
+    return this.ack({ v: 1, id, result: 'succeeded' });
   }
 
   private async virtualKey(cmd: device.CommandEnvelope, key: device.VirtualKey) {

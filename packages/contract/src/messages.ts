@@ -11,6 +11,8 @@ import reportsEnUS from './i18n/reports.en-US.json' with { type: 'json' };
 import reportsZhCN from './i18n/reports.zh-CN.json' with { type: 'json' };
 import dashboardEnUS from './i18n/dashboard.en-US.json' with { type: 'json' };
 import dashboardZhCN from './i18n/dashboard.zh-CN.json' with { type: 'json' };
+import apkEnUS from './i18n/apk.en-US.json' with { type: 'json' };
+import apkZhCN from './i18n/apk.zh-CN.json' with { type: 'json' };
 
 // One pair of files per area (`i18n/<area>.en-US.json`, `i18n/<area>.zh-CN.json`) beside the
 // shared pair, so that areas add messages without touching each other's files.
@@ -20,6 +22,7 @@ const areas: { 'en-US': Record<string, unknown>; 'zh-CN': Record<string, unknown
   { 'en-US': otaEnUS, 'zh-CN': otaZhCN },
   { 'en-US': reportsEnUS, 'zh-CN': reportsZhCN },
   { 'en-US': dashboardEnUS, 'zh-CN': dashboardZhCN },
+  { 'en-US': apkEnUS, 'zh-CN': apkZhCN },
 ];
 
 const bases = { 'en-US': enUSBase, 'zh-CN': zhCNBase };

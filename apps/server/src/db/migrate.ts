@@ -18,6 +18,7 @@ import * as commandRequests from './migrations/009-command-requests.js';
 import * as labelNames from './migrations/010-label-names.js';
 import * as nameSearch from './migrations/011-name-search.js';
 import * as ota from './migrations/012-ota.js';
+import * as apk from './migrations/013-apk.js';
 import * as settings from './migrations/014-settings.js';
 import * as certificate from './migrations/014b-certificate.js';
 import * as reportsLogs from './migrations/016-reports-logs.js';
@@ -42,6 +43,7 @@ const migrations: Record<string, DialectMigration> = {
   '010-label-names': labelNames,
   '011-name-search': nameSearch,
   '012-ota': ota,
+  '013-apk': apk,
   '014-settings': settings,
   '014b-certificate': certificate,
   '016-reports-logs': reportsLogs,

@@ -6,6 +6,7 @@ import type { CatalogTables } from './schema-catalogs.js';
 import type { DeviceDetailTables } from './schema-device-detail.js';
 import type { SettingTables } from './schema-settings.js';
 import type { OtaTables } from './schema-ota.js';
+import type { ApkTables } from './schema-apk.js';
 import type { ReportTables } from './schema-reports.js';
 import type { DashboardTables } from './schema-dashboards.js';
 import type { Generated, GeneratedAlways } from 'kysely';
@@ -235,6 +236,7 @@ export interface Database
     DeviceListTables,
     SettingTables,
     OtaTables,
+    ApkTables,
     ReportTables,
     DashboardTables {
   organisations: OrganisationsTable;

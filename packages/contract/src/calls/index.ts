@@ -20,6 +20,7 @@ import * as tips from './tips.js';
 import * as dashboard from './dashboard.js';
 import * as live from './live.js';
 import * as health from './health.js';
+import * as apk from './apk.js';
 
 const isCall = (value: unknown): value is CallDef =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'reply' in value;
@@ -47,4 +48,5 @@ export const allCalls: CallDef[] = [
   dashboard,
   live,
   health,
+  apk,
 ].flatMap((group) => (Object.values(group) as unknown[]).filter(isCall));

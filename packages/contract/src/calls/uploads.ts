@@ -17,7 +17,7 @@ import { itemReply } from '../envelope.js';
 
 const tag = 'uploads';
 
-export const UPLOAD_KINDS = ['firmware'] as const;
+export const UPLOAD_KINDS = ['firmware', 'apk'] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
 /** Who may upload: whoever manages OTA files (and, later, APKs and programs). */
@@ -109,9 +109,9 @@ export const getUpload = defineCall({
 export const uploadLimits = defineCall({
   method: 'GET',
   path: '/upload/limits',
-  summary: 'The largest upload of each kind, in bytes (UPLOAD_MAX_FIRMWARE_BYTES)',
+  summary: 'The largest upload of each kind, in bytes (UPLOAD_MAX_FIRMWARE_BYTES, UPLOAD_MAX_APK_BYTES)',
   tag,
   access: uploaders,
   params: z.object({}),
-  reply: itemReply(z.object({ firmware: z.number().int() })),
+  reply: itemReply(z.object({ firmware: z.number().int(), apk: z.number().int() })),
 });

@@ -26,6 +26,8 @@ export const ORDERS = {
   certificate: 'CERTIFICATE',
   /** Stop an OTA download in progress (the operator cancelled the panel in its task). */
   otaCancel: 'OTA_CANCEL',
+  /** Download an APK over HTTP (signed URL), verify its SHA-256, install or update it. Sent by the server only. */
+  apkInstall: 'APK',
 } as const;
 export type Order = (typeof ORDERS)[keyof typeof ORDERS];
 export const ORDER_CODES = Object.values(ORDERS) as [Order, ...Order[]];
@@ -126,6 +128,25 @@ export const otaValue = z.object({
 });
 export type OtaValue = z.infer<typeof otaValue>;
 
+/**
+ * An app install or update (protocol section 6.4): the signed, device-bound URL of an APK of the
+ * repository, its size and SHA-256, and what the server read from it (package, versionCode,
+ * versionName, label, the signing certificate's SHA-256). The panel installs only that package
+ * signed by that certificate, and only above its installed versionCode unless allowDowngrade.
+ */
+export const apkInstallValue = z.object({
+  url: z.string().url().max(2048),
+  size: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  packageName: z.string().min(1).max(255),
+  versionCode: z.number().int().nonnegative(),
+  versionName: z.string().max(128),
+  label: z.string().max(255),
+  signerSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  allowDowngrade: z.boolean(),
+});
+export type ApkInstallValue = z.infer<typeof apkInstallValue>;
+
 /** Stop the OTA command `id` if its download is still running (a verifying or installing panel finishes). */
 export const otaCancelValue = z.object({ id: z.string().uuid() });
 
@@ -133,7 +154,14 @@ export const otaCancelValue = z.object({ id: z.string().uuid() });
  * Orders only the server composes (a relay's Wake-on-LAN, an OTA with its signed URL, a
  * notification checked by /sendMessage/insert with its signed audio URL): refused as raw commands.
  */
-export const SERVER_ONLY_ORDERS: readonly Order[] = ['WAKE', 'OTA', 'NOTIFY', 'CERTIFICATE', 'OTA_CANCEL'];
+export const SERVER_ONLY_ORDERS: readonly Order[] = [
+  'WAKE',
+  'OTA',
+  'NOTIFY',
+  'CERTIFICATE',
+  'OTA_CANCEL',
+  'APK',
+];
 
 /** Longest certificate bundle (PEM text) a panel is sent: a leaf and a few intermediates fit easily. */
 export const CERTIFICATE_MAX_CHARS = 32 * 1024;
@@ -171,6 +199,7 @@ export const orderValueSchemas = {
   OTA: otaValue,
   CERTIFICATE: certificateValue,
   OTA_CANCEL: otaCancelValue,
+  APK: apkInstallValue,
 } satisfies Record<Order, z.ZodType>;
 
 export type OrderValue<O extends Order> = z.infer<(typeof orderValueSchemas)[O]>;

@@ -24,6 +24,8 @@ export interface NewTask {
   payload: unknown;
   payloadLabel: string;
   labelIds: number[];
+  /** Chosen panels instead of labels (an APK install to devices picked in a list). */
+  deviceIds?: number[];
   skip: SkipRule[];
   timeEnable: boolean;
   fireAt: number;
@@ -89,6 +91,13 @@ export class RolloutRepository {
       WHERE g.device_id = d.id AND g.label_id IN (${sql.join(labelIds)}))`;
   }
 
+  /** The task's panels: the chosen ones of the organisation, or the members of its labels. */
+  private targetsOf(task: NewTask) {
+    if (task.deviceIds)
+      return sql`FROM devices d WHERE d.org_id = ${task.orgId} AND d.id IN (${sql.join(task.deviceIds)})`;
+    return this.members(task.orgId, task.labelIds);
+  }
+
   /** How many of the labels' panels pass the skip rules, and how many there are. */
   async countMembers(orgId: number, labelIds: number[], skip: SkipRule[]) {
     const { rows } = await sql<{ total: number; eligible: number }>`SELECT count(*) AS total,
@@ -144,10 +153,10 @@ export class RolloutRepository {
       const source = staged
         ? sql`(SELECT d.id, d.ota_version, ${reason} AS reason,
             row_number() OVER (PARTITION BY CASE WHEN ${reason} = '' THEN 0 ELSE 1 END ORDER BY d.id) AS rn
-            ${this.members(task.orgId, task.labelIds)}) s`
+            ${this.targetsOf(task)}) s`
         : // The fence (a no-op LIMIT/OFFSET) keeps the subquery from being merged into the INSERT, so
           // the skip rules run once per panel instead of once per column that reads their result.
-          sql`(SELECT d.id, d.ota_version, ${reason} AS reason ${this.members(task.orgId, task.labelIds)}
+          sql`(SELECT d.id, d.ota_version, ${reason} AS reason ${this.targetsOf(task)}
             ${this.dialect === 'sqlite' ? sql`LIMIT -1 OFFSET 0` : sql`OFFSET 0`}) s`;
       const wave = staged
         ? sql`CASE WHEN s.reason <> '' THEN -1 WHEN s.rn <= ${waves.first} THEN 0

@@ -12,6 +12,7 @@ import type { UploadClaims, UploadRecord, UploadRepository } from './repository.
 
 export interface UploadLimits {
   firmware: number;
+  apk: number;
 }
 
 interface RequestContext {
@@ -179,7 +180,7 @@ export class UploadService {
     orgId: number,
     uploadId: string,
     kind: uploads.UploadKind,
-  ): Promise<ClaimedUpload & { done(): Promise<void>; giveBack(): Promise<void> }> {
+  ): Promise<ClaimedUpload & { done(): Promise<void>; giveBack(): Promise<void>; discard(): Promise<void> }> {
     const claimed = await this.deps.claims.claim(orgId, uploadId, kind);
     if (!claimed) {
       const row = await this.deps.repository.find(orgId, uploadId);
@@ -200,6 +201,11 @@ export class UploadService {
         await this.deps.claims.forget(claimed.id);
       },
       giveBack: () => this.deps.claims.release(orgId, claimed.id),
+      // The bytes can never become a file of this kind (not an APK): they and the row go.
+      discard: async () => {
+        await this.removeFiles(claimed.id);
+        await this.deps.claims.forget(claimed.id);
+      },
     };
   }
 

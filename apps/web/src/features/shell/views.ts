@@ -34,6 +34,7 @@ const screens: Partial<Record<ViewName, ViewComponent>> = {
   setting: lazy(() => import('../settings/SettingView')),
   certificate: lazy(() => import('../certificate/CertificateView')),
   report: lazy(() => import('../reports/ReportView')),
+  apk: lazy(() => import('../apk/ApkView')),
   operationLog: lazy(() => import('../logs/OperationLogView')),
   abnormalLog: otaLog,
   errorMsg: lazy(() => import('../tips/ErrorTipsView')),

@@ -1,0 +1,47 @@
+import { OTA_TTL_MS } from '../commands/service.js';
+import { storedApk } from '../downloads/apk.js';
+import type { Candidate, TaskRecord } from '../rollouts/repository.js';
+import type { Decision, RolloutKind } from '../rollouts/engine.js';
+import type { ApkRepository } from './repository.js';
+
+/** What an install task keeps about its version (the display snapshot and the dispatch choice). */
+export interface ApkPayload {
+  versionId: number;
+  packageName: string;
+  versionName: string;
+  allowDowngrade: boolean;
+}
+
+/**
+ * App installs as a rollout kind: the command is `APK` with the version's file (signed URL per
+ * panel at publish) and what the server read from the APK; every chosen panel goes (the panel
+ * itself refuses another signer or an older versionCode, protocol section 6.4).
+ */
+export class ApkRolloutKind implements RolloutKind {
+  readonly kind = 'apk';
+  readonly order = 'APK' as const;
+  readonly ttlMs = OTA_TTL_MS;
+
+  constructor(private readonly apks: ApkRepository) {}
+
+  async commandValue(task: TaskRecord) {
+    const payload = JSON.parse(task.payload) as ApkPayload;
+    const v = await this.apks.findForDispatch(payload.versionId);
+    if (!v) throw new Error(`APK version ${payload.versionId} of task ${task.id} is gone`);
+    return storedApk(
+      { path: v.stored_path, size: Number(v.file_size), sha256: v.sha256 },
+      {
+        packageName: v.package_name,
+        versionCode: Number(v.version_code),
+        versionName: v.version_name,
+        label: v.label,
+        signerSha256: v.signer_sha256,
+      },
+      payload.allowDowngrade,
+    );
+  }
+
+  admit(_task: TaskRecord, candidates: Candidate[]): Promise<Map<number, Decision>> {
+    return Promise.resolve(new Map(candidates.map((c) => [c.targetId, { go: true } as Decision])));
+  }
+}

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import { apk } from '@panelfleet/contract';
+import type { Router } from '../../http/router.js';
+import { Refusal } from '../../refusal.js';
+import type { ApkService } from './service.js';
+
+const ok = { hhtStatus: 'success' } as const;
+
+export function apkRoutes(router: Router, s: ApkService) {
+  router.add(apk.listApkCards, async ({ session, params }) => {
+    const { rows, total } = await s.list(session.user, params);
+    return { ...ok, listObject: rows, totalRecords: total };
+  });
+  router.add(apk.apkDetails, async ({ session, params }) => {
+    const { card, rows, total } = await s.details(session.user, params);
+    return { ...ok, listObject: rows, totalRecords: total, dataObject: card };
+  });
+  router.add(apk.uploadApk, async ({ session, params, ip }) => ({
+    ...ok,
+    dataObject: await s.upload(session.user, ip, params),
+  }));
+  router.add(apk.uploadNewApkVersion, async ({ session, params, ip }) => ({
+    ...ok,
+    dataObject: await s.uploadVersion(session.user, ip, params),
+  }));
+  router.add(apk.uploadApkFileSub, async ({ session, params, ip }) => ({
+    ...ok,
+    dataObject: { apkFileSubId: await s.uploadSub(session.user, ip, params) },
+  }));
+  router.add(apk.deleteApkFileSub, async ({ session, params, ip }) => {
+    await s.deleteSub(session.user, ip, params.apkFileSubId);
+    return ok;
+  });
+  router.add(apk.updateApkRemark, async ({ session, params, ip }) => {
+    await s.updateRemark(session.user, ip, params.apkVersionId, params.remark);
+    return ok;
+  });
+  router.add(apk.deleteApkVersion, async ({ session, params, ip }) => ({
+    ...ok,
+    dataObject: { cardDeleted: (await s.deleteVersion(session.user, ip, params.apkVersionId)) ? '1' : '0' },
+  }));
+  router.add(apk.installApk, async ({ session, params, ip }) => ({
+    ...ok,
+    dataObject: await s.install(session.user, ip, params),
+  }));
+  router.add(apk.apkIcon, async ({ session, params, reply }) => {
+    const file = await s.icon(session.user, params.kind, params.id);
+    const content = await fs.promises.readFile(file).catch(() => undefined);
+    if (!content) throw new Refusal('apk.iconNotFound', 'notFound');
+    reply.type('image/png').header('cache-control', 'private, max-age=86400');
+    return content;
+  });
+}

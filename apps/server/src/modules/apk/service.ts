@@ -1,0 +1,466 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { apk } from '@panelfleet/contract';
+import sharp from 'sharp';
+import type { z } from 'zod';
+import type { Clock } from '../../clock.js';
+import { pageOffset } from '../../http/access.js';
+import type { SessionUser } from '../../http/router.js';
+import { Refusal } from '../../refusal.js';
+import type { OperationLog } from '../operation-log/repository.js';
+import type { RolloutRepository } from '../rollouts/repository.js';
+import type { UploadService } from '../uploads/service.js';
+import type { ApkPayload } from './apk-kind.js';
+import { readApk, type ApkInfo } from './apk-reader.js';
+import type { ApkFileSubRecord, ApkRepository, ApkVersionRecord, CardRow } from './repository.js';
+
+type Card = z.infer<typeof apk.apkCard>;
+type Version = z.infer<typeof apk.apkVersion>;
+type Sub = z.infer<typeof apk.apkFileSub>;
+
+/** Where APKs and their icons live, relative to the download root (DATA_DIR/files). */
+const APK_DIR = 'apk';
+const ICON_SIZE = 192;
+
+/** Refusals about the file itself: the upload can never become an APK and is discarded. */
+const CONTENT_REFUSALS = new Set(['apk.notApk', 'apk.zipBomb', 'apk.unsigned', 'apk.badSignature']);
+
+const iconUrl = (kind: 'version' | 'sub', id: number, iconPath: string) =>
+  iconPath ? `/apkUpgrade/icon?kind=${kind}&id=${id}` : '';
+
+interface Stored {
+  info: ApkInfo;
+  upload: { fileName: string; size: number; sha256: string; md5: string };
+  relative: string;
+  iconRelative: string;
+  /** Removes the stored files and gives the upload back (a rule refused the APK). */
+  undo(): Promise<void>;
+  /** The upload is used up. */
+  done(): Promise<void>;
+}
+
+/**
+ * The APK repository (spec 3 section 2.6): every APK is read on upload (apk-reader.ts) and
+ * checked against its card before anything is stored; the bytes move under DATA_DIR/files/apk
+ * (a rename, never a copy) and the launcher icon is re-encoded as a PNG beside them. A refused
+ * file leaves nothing: its bytes go back to the upload (a rule refusal: the operator may retry
+ * with the downgrade box) or are deleted (not an APK).
+ */
+export class ApkService {
+  constructor(
+    private readonly deps: {
+      apks: ApkRepository;
+      uploads: UploadService;
+      /** DATA_DIR/files: the downloads module serves panels from here. */
+      downloadRoot: string;
+      log: OperationLog;
+      clock: Clock;
+      /** Makes the install task (the rollout engine's repository) and wakes the engine. */
+      rollouts?: { createTask: RolloutRepository['createTask']; wake(): void };
+    },
+  ) {}
+
+  // ---- reading ----
+
+  async list(caller: SessionUser, p: { start: number; size: number; label?: string }) {
+    const { rows, total } = await this.deps.apks.page(
+      caller.orgId,
+      pageOffset(p.start, p.size),
+      p.size,
+      p.label,
+    );
+    return { rows: rows.map(toCard), total };
+  }
+
+  async card(caller: SessionUser, id: number): Promise<CardRow> {
+    const row = await this.deps.apks.card(caller.orgId, id);
+    if (!row) throw new Refusal('apk.cardNotFound', 'notFound');
+    return row;
+  }
+
+  async details(caller: SessionUser, p: { apkMarkId: number; start: number; size: number }) {
+    const card = await this.card(caller, p.apkMarkId);
+    const { rows, subs, total } = await this.deps.apks.versions(
+      caller.orgId,
+      card.id,
+      pageOffset(p.start, p.size),
+      p.size,
+    );
+    const subsOf = new Map<number, Sub[]>();
+    for (const s of subs) subsOf.set(s.version_id, [...(subsOf.get(s.version_id) ?? []), toSub(s)]);
+    return {
+      card: toCard(card),
+      rows: rows.map((v) => toVersion(v, v.id === card.latest_id, subsOf.get(v.id) ?? [])),
+      total,
+    };
+  }
+
+  /** The icon file of a version or auxiliary app the caller sees. */
+  async icon(caller: SessionUser, kind: 'version' | 'sub', id: number): Promise<string> {
+    const row =
+      kind === 'version'
+        ? await this.deps.apks.version(caller.orgId, id)
+        : await this.deps.apks.sub(caller.orgId, id);
+    if (!row?.icon_path) throw new Refusal('apk.iconNotFound', 'notFound');
+    return path.join(this.deps.downloadRoot, row.icon_path);
+  }
+
+  // ---- uploads ----
+
+  /** Claims an upload, reads it, and stores the APK and its icon (the caller then records them). */
+  private async store(caller: SessionUser, uploadId: string): Promise<Stored> {
+    const upload = await this.deps.uploads.claim(caller.orgId, uploadId, 'apk');
+    let info: ApkInfo;
+    try {
+      info = await readApk(upload.absolute);
+    } catch (err) {
+      if (err instanceof Refusal && CONTENT_REFUSALS.has(err.key)) await upload.discard();
+      else await upload.giveBack();
+      throw err;
+    }
+    const name = crypto.randomUUID();
+    const relative = path.join(APK_DIR, `${name}.apk`);
+    const target = path.join(this.deps.downloadRoot, relative);
+    let iconRelative = '';
+    let moved = false;
+    try {
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      if (info.icon) {
+        // Re-encoded: what the console shows is a PNG the server made, never the APK's bytes.
+        const png = await sharp(info.icon)
+          .resize(ICON_SIZE, ICON_SIZE, { fit: 'inside', withoutEnlargement: true })
+          .png()
+          .toBuffer()
+          .catch(() => undefined);
+        if (png) {
+          iconRelative = path.join(APK_DIR, `${name}.png`);
+          await fs.promises.writeFile(path.join(this.deps.downloadRoot, iconRelative), png);
+        }
+      }
+      await fs.promises.rename(upload.absolute, target);
+      moved = true;
+    } catch (err) {
+      if (moved) await fs.promises.rename(target, upload.absolute);
+      if (iconRelative)
+        await fs.promises.rm(path.join(this.deps.downloadRoot, iconRelative), { force: true });
+      await upload.giveBack();
+      throw err;
+    }
+    return {
+      info,
+      upload: { fileName: upload.fileName, size: upload.size, sha256: upload.sha256, md5: upload.md5 },
+      relative,
+      iconRelative,
+      undo: async () => {
+        await fs.promises.rename(target, upload.absolute);
+        if (iconRelative)
+          await fs.promises.rm(path.join(this.deps.downloadRoot, iconRelative), { force: true });
+        await upload.giveBack();
+      },
+      done: () => upload.done(),
+    };
+  }
+
+  private async recorded<T>(stored: Stored, record: () => Promise<T>): Promise<T> {
+    try {
+      const out = await record();
+      await stored.done();
+      return out;
+    } catch (err) {
+      await stored.undo();
+      throw err;
+    }
+  }
+
+  private versionRow(caller: SessionUser, s: Stored, remark: string, now: number) {
+    return {
+      version_name: s.info.versionName,
+      version_code: s.info.versionCode,
+      min_sdk: s.info.minSdk,
+      label: s.info.label,
+      file_name: s.upload.fileName,
+      stored_path: s.relative,
+      icon_path: s.iconRelative,
+      file_size: s.upload.size,
+      md5: s.upload.md5,
+      sha256: s.upload.sha256,
+      signer_sha256: s.info.signerSha256,
+      remark,
+      user_id: caller.id,
+      user_name: caller.userName,
+      created_at: now,
+    };
+  }
+
+  private outcome(markId: number, versionId: number, info: ApkInfo) {
+    return {
+      apkMarkId: markId,
+      apkVersionId: versionId,
+      packageName: info.packageName,
+      label: info.label,
+      versionName: info.versionName,
+      versionCode: info.versionCode,
+    };
+  }
+
+  async upload(caller: SessionUser, ip: string, p: { uploadId: string; mark: string; remark: string }) {
+    const stored = await this.store(caller, p.uploadId);
+    const { info } = stored;
+    const ids = await this.recorded(stored, async () => {
+      const now = this.deps.clock.now();
+      const made = await this.deps.apks.insertCard(
+        {
+          org_id: caller.orgId,
+          package_name: info.packageName,
+          label: info.label,
+          mark: p.mark,
+          remark: p.remark,
+          signer_sha256: info.signerSha256,
+          created_at: now,
+          updated_at: now,
+        },
+        { ...this.versionRow(caller, stored, p.remark, now), org_id: caller.orgId },
+      );
+      if (!made) throw new Refusal('apk.packageExists', 'conflict', { packageName: info.packageName });
+      return made;
+    });
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'apk.upload',
+      `uploaded ${info.packageName} ${info.versionName} (${info.versionCode}) as a new application`,
+    );
+    return this.outcome(ids.markId, ids.versionId, info);
+  }
+
+  async uploadVersion(
+    caller: SessionUser,
+    ip: string,
+    p: { uploadId: string; apkMarkId: number; remark: string; downgrade: '0' | '1' },
+  ) {
+    await this.card(caller, p.apkMarkId);
+    const stored = await this.store(caller, p.uploadId);
+    const { info } = stored;
+    const id = await this.recorded(stored, async () => {
+      const now = this.deps.clock.now();
+      const added = await this.deps.apks.addVersion(
+        caller.orgId,
+        p.apkMarkId,
+        this.versionRow(caller, stored, p.remark, now),
+        info.packageName,
+        p.downgrade === '1',
+        now,
+      );
+      if (added.ok) return added.id;
+      switch (added.reason) {
+        case 'cardGone':
+          throw new Refusal('apk.cardNotFound', 'notFound');
+        case 'packageDiffers':
+          throw new Refusal('apk.packageDiffers', 'conflict', {
+            packageName: info.packageName,
+            expected: added.expected,
+          });
+        case 'signerDiffers':
+          throw new Refusal('apk.signerDiffers', 'conflict');
+        case 'versionNotHigher':
+          throw new Refusal('apk.versionNotHigher', 'conflict', {
+            versionCode: info.versionCode,
+            latest: added.latest,
+          });
+        case 'versionTaken':
+          throw new Refusal('apk.versionTaken', 'conflict', { versionCode: info.versionCode });
+      }
+    });
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'apk.upload',
+      `uploaded ${info.packageName} ${info.versionName} (${info.versionCode})${p.downgrade === '1' ? ' as a deliberate downgrade' : ''}`,
+    );
+    return this.outcome(p.apkMarkId, id, info);
+  }
+
+  async uploadSub(
+    caller: SessionUser,
+    ip: string,
+    p: { uploadId: string; apkMarkId: number; apkVersionId: number },
+  ) {
+    const version = await this.deps.apks.version(caller.orgId, p.apkVersionId);
+    if (!version || version.mark_id !== p.apkMarkId) throw new Refusal('apk.versionNotFound', 'notFound');
+    const stored = await this.store(caller, p.uploadId);
+    const { info } = stored;
+    const id = await this.recorded(stored, () =>
+      this.deps.apks.insertSub({
+        version_id: version.id,
+        org_id: caller.orgId,
+        package_name: info.packageName,
+        label: info.label,
+        version_name: info.versionName,
+        version_code: info.versionCode,
+        file_name: stored.upload.fileName,
+        stored_path: stored.relative,
+        icon_path: stored.iconRelative,
+        file_size: stored.upload.size,
+        sha256: stored.upload.sha256,
+        created_at: this.deps.clock.now(),
+      }),
+    );
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'apk.sub',
+      `added auxiliary app ${info.packageName} ${info.versionName} to version ${version.version_name}`,
+    );
+    return id;
+  }
+
+  // ---- installs ----
+
+  /** An install task of a version on chosen panels of the caller's company (a row per panel). */
+  async install(
+    caller: SessionUser,
+    ip: string,
+    p: { apkVersionId: number; deviceIds: number[]; allowDowngrade: '0' | '1' },
+  ) {
+    const version = await this.deps.apks.version(caller.orgId, p.apkVersionId);
+    if (!version) throw new Refusal('apk.versionNotFound', 'notFound');
+    const card = await this.card(caller, version.mark_id);
+    if ((await this.deps.apks.ownedDeviceCount(caller.orgId, p.deviceIds)) !== p.deviceIds.length)
+      throw new Refusal('device.notFound', 'notFound');
+    if (!this.deps.rollouts) throw new Error('APK installs need the rollout engine');
+    const now = this.deps.clock.now();
+    const payload: ApkPayload = {
+      versionId: version.id,
+      packageName: card.package_name,
+      versionName: version.version_name,
+      allowDowngrade: p.allowDowngrade === '1',
+    };
+    const created = await this.deps.rollouts.createTask(
+      {
+        orgId: caller.orgId,
+        kind: 'apk',
+        payloadId: version.id,
+        payload,
+        payloadLabel: card.package_name.slice(0, 64),
+        labelIds: [],
+        deviceIds: p.deviceIds,
+        skip: [{ reason: 'disabled', disabled: true }],
+        timeEnable: false,
+        fireAt: now,
+        fireBy: null,
+        waves: { mode: 'none' },
+        successShare: 100,
+        failureShare: 100,
+        minResults: 1_000_000,
+        maxDownloads: null,
+        createdBy: caller.id,
+        createdByName: caller.userName,
+        now,
+      },
+      { first: 2_147_483_647, step: 1 },
+    );
+    this.deps.rollouts.wake();
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'apk.install',
+      `install ${card.package_name} ${version.version_name} on ${created.total} panels: task ${created.id}`,
+    );
+    return { taskId: created.id, deviceCount: created.total, skippedCount: created.skipped };
+  }
+
+  // ---- changes ----
+
+  async deleteSub(caller: SessionUser, ip: string, id: number) {
+    const sub = await this.deps.apks.sub(caller.orgId, id);
+    if (!sub || !(await this.deps.apks.deleteSub(caller.orgId, id)))
+      throw new Refusal('apk.subNotFound', 'notFound');
+    await this.removeFiles([sub.stored_path, sub.icon_path]);
+    await this.deps.log.recordBy(caller, ip, 'apk.sub', `deleted auxiliary app ${sub.file_name}`);
+  }
+
+  async updateRemark(caller: SessionUser, ip: string, id: number, remark: string) {
+    const version = await this.deps.apks.version(caller.orgId, id);
+    if (!version) throw new Refusal('apk.versionNotFound', 'notFound');
+    await this.deps.apks.updateRemark(caller.orgId, id, remark);
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'apk.remark',
+      `changed the description of ${version.file_name} (${version.version_name})`,
+    );
+  }
+
+  async deleteVersion(caller: SessionUser, ip: string, id: number) {
+    const version = await this.deps.apks.version(caller.orgId, id);
+    if (!version) throw new Refusal('apk.versionNotFound', 'notFound');
+    const out = await this.deps.apks.deleteVersion(caller.orgId, id);
+    if (!out) throw new Refusal('apk.versionNotFound', 'notFound');
+    if (out.open) throw new Refusal('apk.versionInUse', 'conflict', { count: out.open });
+    await this.removeFiles(out.files);
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'apk.delete',
+      `deleted ${version.file_name} (${version.version_name})${out.cardDeleted ? ' and its application card' : ''}`,
+    );
+    return out.cardDeleted;
+  }
+
+  private async removeFiles(files: string[]) {
+    for (const file of files)
+      if (file) await fs.promises.rm(path.join(this.deps.downloadRoot, file), { force: true });
+  }
+}
+
+function toCard(r: CardRow): Card {
+  return {
+    apkMarkId: r.id,
+    iconName: iconUrl('version', r.latest_id, r.icon_path),
+    label: r.label,
+    mark: r.mark,
+    remark: r.remark,
+    packageName: r.package_name,
+    apkVersionDate: r.version_date,
+    versionName: r.version_name,
+    versionCode: r.version_code,
+    fileSize: r.file_size,
+    signerSha256: r.signer_sha256,
+    versionCount: r.version_count,
+  };
+}
+
+function toSub(s: ApkFileSubRecord): Sub {
+  return {
+    apkFileSubId: s.id,
+    apkVersionId: s.version_id,
+    packageName: s.package_name,
+    label: s.label,
+    iconName: iconUrl('sub', s.id, s.icon_path),
+    fileName: s.file_name,
+    versionName: s.version_name,
+    fileSize: Number(s.file_size),
+  };
+}
+
+function toVersion(v: ApkVersionRecord, latest: boolean, subs: Sub[]): Version {
+  return {
+    apkVersionId: v.id,
+    apkMarkId: v.mark_id,
+    versionName: v.version_name,
+    versionCode: Number(v.version_code),
+    logo: latest ? 1 : 0,
+    fileName: v.file_name,
+    fileSize: Number(v.file_size),
+    sha256: v.sha256,
+    minSdk: v.min_sdk,
+    label: v.label,
+    iconName: iconUrl('version', v.id, v.icon_path),
+    creationDate: Number(v.created_at),
+    userName: v.user_name,
+    remark: v.remark,
+    downgrade: v.downgrade ? '1' : '0',
+    apkFileSubList: subs,
+  };
+}

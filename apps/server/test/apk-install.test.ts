@@ -1,0 +1,172 @@
+import { apk, translate } from '@panelfleet/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFleet, type Fleet } from '../../simulator/src/fleet.js';
+import { backends, signedIn, startServer, type TestClient, type TestServer } from './harness.js';
+import { enrollmentSecretOf, operatorClient, waitFor } from './device-helpers.js';
+import { ForwardingProxy, tusCreate, tusPatch, tusTarget } from './ota-helpers.js';
+import { apkSigner, buildApk, type ApkSigner } from './apk-fixtures.js';
+
+describe.each(backends)('APK installs on simulated panels on %s', (backend) => {
+  let server: TestServer;
+  let proxy: ForwardingProxy;
+  let operator: TestClient;
+  let fleet: Fleet;
+  let signer: ApkSigner;
+  let devices: Array<{ id: number; device_key: string }>;
+
+  const ok = (reply: { body: Record<string, unknown>; text: string }, what: string) => {
+    if (reply.body.hhtStatus !== 'success') throw new Error(`${what}: ${reply.text}`);
+    return reply.body;
+  };
+
+  async function upload(content: Buffer) {
+    const t = tusTarget(server.url, operator);
+    const created = await tusCreate(t, content.length, 'app.apk', 'apk');
+    await tusPatch(t, created.uploadId!, 0, content);
+    return created.uploadId!;
+  }
+
+  const targets = (taskId: number) =>
+    server.app.db.kysely
+      .selectFrom('rollout_targets')
+      .innerJoin('devices', 'devices.id', 'rollout_targets.device_id')
+      .select(['devices.device_key', 'rollout_targets.state', 'rollout_targets.reason'])
+      .where('task_id', '=', taskId)
+      .orderBy('devices.id')
+      .execute();
+  const appsOf = (deviceId: number, packageName: string) =>
+    server.app.db.kysely
+      .selectFrom('device_apps')
+      .selectAll()
+      .where('device_id', '=', deviceId)
+      .where('package_name', '=', packageName)
+      .execute();
+
+  beforeAll(async () => {
+    proxy = new ForwardingProxy();
+    const base = await proxy.listen();
+    server = await startServer(
+      backend,
+      { BASE_URL: base },
+      {
+        rollout: { tickMs: 100, jitterMs: 0, leaseMs: 5000 },
+        throttle: { perAccount: 1000, perAddress: 1000, windowMs: 60_000 },
+      },
+    );
+    proxy.target = Number(new URL(server.url).port);
+    operator = await operatorClient(server);
+    signer = apkSigner('Install Fixture');
+    fleet = await startFleet({
+      url: server.url,
+      mqttUrl: `mqtt://127.0.0.1:${server.app.devices.mqttPort}`,
+      enrollmentSecret: await enrollmentSecretOf(operator),
+      count: 3,
+      prefix: 'APKI',
+      telemetryMs: 3_600_000,
+      progressMs: 20,
+      abnormalLogChance: 0,
+      log: () => undefined,
+    });
+    devices = await waitFor('panels enrolled', async () => {
+      await server.app.devices.gateway.flushState();
+      const rows = await server.app.db.kysely
+        .selectFrom('devices')
+        .select(['id', 'device_key'])
+        .where('device_key', 'like', 'APKI-%')
+        .orderBy('id')
+        .execute();
+      return rows.length === 3 ? rows : undefined;
+    });
+  });
+  afterAll(async () => {
+    await fleet?.stop();
+    await server?.stop();
+    await proxy?.close();
+  });
+
+  it('installs a version on chosen panels: they download, verify, install and report the app; a told failure carries its reason', async () => {
+    const card = apk.uploadApk.reply.parse(
+      ok(
+        await operator.post('/apkUpgrade/uploadApkPackage', {
+          uploadId: await upload(
+            await buildApk(
+              { packageName: 'com.riverside.quiz', versionCode: 4, versionName: '4.0.0', label: 'Quiz' },
+              signer,
+            ),
+          ),
+          mark: 'Q-U-I-Z',
+        }),
+        'card',
+      ),
+    ).dataObject;
+    const failing = fleet.panels.find((p) => p.serial === devices[2]!.device_key)!;
+    failing.failNextApk = 'install';
+    const task = apk.installApk.reply.parse(
+      ok(
+        await operator.post('/apkUpgrade/install', {
+          apkVersionId: String(card.apkVersionId),
+          deviceIds: devices.map((d) => d.id).join(','),
+        }),
+        'install',
+      ),
+    ).dataObject;
+    expect(task).toMatchObject({ deviceCount: 3, skippedCount: 0 });
+    const done = await waitFor('installs finished', async () => {
+      const rows = await targets(task.taskId);
+      return rows.every((r) => ['succeeded', 'failed'].includes(r.state)) ? rows : undefined;
+    });
+    expect(done.map((r) => [r.device_key, r.state, r.reason])).toEqual([
+      [devices[0]!.device_key, 'succeeded', ''],
+      [devices[1]!.device_key, 'succeeded', ''],
+      [devices[2]!.device_key, 'failed', 'install'],
+    ]);
+    // The panels' own reports: the app list holds the new app, the download counters are full.
+    for (const d of devices.slice(0, 2)) {
+      const rows = await waitFor('app reported', async () => {
+        const found = await appsOf(d.id, 'com.riverside.quiz');
+        return found.length ? found : undefined;
+      });
+      expect(rows[0]).toMatchObject({ version_name: '4.0.0', app_level: 0 });
+    }
+    expect(await appsOf(devices[2]!.id, 'com.riverside.quiz')).toEqual([]);
+    const panel = await waitFor('download counters reported', async () => {
+      await server.app.devices.gateway.flushState();
+      const row = await server.app.db.kysely
+        .selectFrom('devices')
+        .select(['apk_current', 'apk_total'])
+        .where('id', '=', devices[0]!.id)
+        .executeTakeFirstOrThrow();
+      return Number(row.apk_total) > 0 ? row : undefined;
+    });
+    expect(Number(panel.apk_current)).toBe(Number(panel.apk_total));
+  });
+
+  it("refuses installing to no panel, to another company's panel, and by a type that does not operate panels", async () => {
+    const anyVersion = await server.app.db.kysely
+      .selectFrom('apk_versions')
+      .select('id')
+      .executeTakeFirstOrThrow();
+    const none = await operator.post('/apkUpgrade/install', {
+      apkVersionId: String(anyVersion.id),
+      deviceIds: '',
+    });
+    expect(none.body).toMatchObject({ hhtStatus: 'fail', hhtMsg: translate('en-US', 'apk.selectDevice') });
+    const foreign = await operator.post('/apkUpgrade/install', {
+      apkVersionId: String(anyVersion.id),
+      deviceIds: `${devices[0]!.id},987654`,
+    });
+    expect(foreign.body).toMatchObject({ hhtStatus: 'fail', hhtMsg: translate('en-US', 'device.notFound') });
+    const sales = await signedIn(server, 'sales1', 'sales123');
+    const refused = await sales.post('/apkUpgrade/install', {
+      apkVersionId: String(anyVersion.id),
+      deviceIds: String(devices[0]!.id),
+    });
+    expect(refused.body).toMatchObject({ hhtStatus: 'fail' });
+    const tasks = await server.app.db.kysely
+      .selectFrom('rollout_tasks')
+      .select('id')
+      .where('kind', '=', 'apk')
+      .execute();
+    expect(tasks).toHaveLength(1);
+  });
+});
