@@ -25,8 +25,9 @@ const lazy = assets.filter((f) => !initial.some((src) => src.endsWith(f)));
 const lazyKb = lazy.reduce((sum, f) => sum + gz(path.join(dist, 'assets', f)), 0);
 
 // The first screen also waits for the strings of the user's language (the console's and the
-// contract's catalogs, one chunk per file): the larger language counts as initial.
-const stringsOf = (language) => lazy.filter((f) => f.includes(language));
+// contract's catalogs in one chunk, apps/web/src/i18n/strings.<language>.ts): the larger
+// language counts as initial.
+const stringsOf = (language) => lazy.filter((f) => f.startsWith(`strings.${language}-`));
 const stringsKb = Math.max(
   ...['zh-CN', 'en-US'].map((language) =>
     stringsOf(language).reduce((sum, f) => sum + gz(path.join(dist, 'assets', f)), 0),

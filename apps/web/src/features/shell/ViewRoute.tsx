@@ -2,14 +2,7 @@ import { Suspense, useEffect } from 'react';
 import { App, Spin } from 'antd';
 import { Navigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import {
-  allowedViews,
-  mustActivate,
-  startView,
-  subViewsOf,
-  type Deployment,
-  type ShellUser,
-} from '@panelfleet/contract';
+import { allowedViews, mustActivate, startView, type Deployment, type ShellUser } from '@panelfleet/contract';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { CONTRACT_NS } from '../../i18n';
 import { homeView } from '../../paths';
@@ -49,7 +42,7 @@ export function ViewRoute({ user, deployment }: Access) {
   return (
     <div data-view={view}>
       <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
-        <View view={view} subViews={subViewsOf(view).filter((sub) => allowed.has(sub))} />
+        <View view={view} />
       </Suspense>
     </div>
   );

@@ -2,12 +2,10 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { VIEW_NAMES, type ViewName } from '@panelfleet/contract';
 import { withOtaCatalogs } from '../ota/catalogs';
 
-/** A screen; `subViews` are the views it hosts that this user may open (a placeholder links to them). */
-type ViewComponent = LazyExoticComponent<ComponentType<{ view: ViewName; subViews?: readonly ViewName[] }>>;
+/** A screen, told which of its views it was opened as (a host shows that tab). */
+type ViewComponent = LazyExoticComponent<ComponentType<{ view: ViewName }>>;
 
-const placeholder: ViewComponent = lazy(() => import('../placeholders/ViewPlaceholder'));
-
-/** Real screens replace the placeholder here, one lazy import each, as they are built. */
+/** Every view's screen, one lazy import each; a view without one does not compile. */
 const licenses: ViewComponent = lazy(() => import('../licenses/LicenseView'));
 const deviceManage: ViewComponent = lazy(() => import('../devices/list/DeviceManageView'));
 // Dashboards: index1 is Dashboard B (types 1, 3 and the platform admin), index2 Dashboard A (types 2, 4).
@@ -16,7 +14,7 @@ const dashboardA: ViewComponent = lazy(() => import('../dashboards/DashboardA'))
 // OTA management: the host (otaPromote, upgradeManage) and each of its tabs, every tab its own URL.
 const otaManage: ViewComponent = lazy(withOtaCatalogs(() => import('../ota/manage/OtaManageView')));
 const otaLog: ViewComponent = lazy(withOtaCatalogs(() => import('../ota/log/OtaLogView')));
-const screens: Partial<Record<ViewName, ViewComponent>> = {
+const screens: Record<ViewName, ViewComponent> = {
   customerActive: lazy(() => import('../personal/CustomerActiveView')),
   personCenter: lazy(() => import('../personal/PersonCenterView')),
   modifyPassword: lazy(() => import('../personal/ModifyPasswordView')),
@@ -34,7 +32,10 @@ const screens: Partial<Record<ViewName, ViewComponent>> = {
   setting: lazy(() => import('../settings/SettingView')),
   certificate: lazy(() => import('../certificate/CertificateView')),
   report: lazy(() => import('../reports/ReportView')),
-  apk: lazy(() => import('../apk/ApkView')),
+  apk: otaManage,
+  // The spec's older list variant of the APK page (type 1's menu): the same repository screen,
+  // which searches, uploads with a remark and installs to panels chosen by key or name.
+  apkRenew: lazy(() => import('../apk/ApkView')),
   operationLog: lazy(() => import('../logs/OperationLogView')),
   abnormalLog: otaLog,
   errorMsg: lazy(() => import('../tips/ErrorTipsView')),
@@ -51,7 +52,7 @@ const screens: Partial<Record<ViewName, ViewComponent>> = {
   Broadcast: lazy(() => import('../broadcast/BroadcastView')),
 };
 
-export const viewComponent = (view: ViewName): ViewComponent => screens[view] ?? placeholder;
+export const viewComponent = (view: ViewName): ViewComponent => screens[view];
 
 export const isViewName = (value: string | undefined): value is ViewName =>
   value !== undefined && (VIEW_NAMES as readonly string[]).includes(value);

@@ -8,6 +8,7 @@ import { useOtaAccess } from './useOtaAccess';
 
 // Each tab loads when it is opened.
 const OtaFilesTab = lazy(() => import('../files/OtaFilesTab'));
+const ApkView = lazy(() => import('../../apk/ApkView'));
 const TasksTab = lazy(() => import('../tasks/TasksTab'));
 const PoliciesView = lazy(() => import('../policies/PoliciesView'));
 const OtaVersionsView = lazy(() => import('../versions/OtaVersionsView'));
@@ -17,6 +18,7 @@ const WarningsView = lazy(() => import('../../tips/WarningsView'));
 
 /** The tabs after the file list, in order; each is a view of its own (its own URL). */
 const TAB_VIEWS: { view: ViewName; label: string; render: () => ReactNode }[] = [
+  { view: 'apk', label: 'views.apk', render: () => <ApkView /> },
   { view: 'renew', label: 'ota.tabs.tasks', render: () => <TasksTab /> },
   { view: 'upgradeTactics', label: 'views.upgradeTactics', render: () => <PoliciesView /> },
   { view: 'otaVersion', label: 'views.otaVersion', render: () => <OtaVersionsView /> },
@@ -34,7 +36,7 @@ export const OTA_MANAGE_VIEWS: readonly ViewName[] = [
 
 /**
  * OTA management (spec 3 section 2.1): views `otaPromote` (types 0, 1, 3) and `upgradeManage`
- * (type 4). Tabs: OTA files, the task list (renew), upgrade policies, and, unless the role flag is
+ * (type 4). Tabs: OTA files, the APK repository (apk), the task list (renew), upgrade policies, and, unless the role flag is
  * "1", OTA versions, machine types and signal sources (allowedViews leaves them out there);
  * reminders where the user may read them. Each tab is its own URL (/home/<view>).
  */
