@@ -133,9 +133,9 @@ for (const account of accounts) {
     expect(await watcher.take(), 'sign-in and start view').toEqual([]);
     for (const view of views) {
       await page.goto(`${baseUrl(account.server)}/home/${view}`);
-      // A real screen (no view is a placeholder any more): its card or tabs are there.
+      // A real screen (no view is a placeholder any more): its card, tabs or table are there.
       await expect(
-        page.locator(`[data-view="${view}"]`).locator('.ant-card, .ant-tabs').first(),
+        page.locator(`[data-view="${view}"]`).locator('.ant-card, .ant-tabs, .ant-table-wrapper').first(),
       ).toBeVisible();
       await settle(page);
       expect(await watcher.take(), view).toEqual([]);
