@@ -65,10 +65,16 @@ test('shows a panel’s screen time today and over the recent days, built from i
       { timeout: 20_000 },
     )
     .toBeGreaterThan(0);
-  const lastHour = Number(await today.getByTestId('screen-time-slot').last().getAttribute('data-total'));
-  expect(lastHour).toBeGreaterThan(0);
-  // Well under a minute of reports since the server started: the spec's "<1 min".
-  await expect(today.getByTestId('screen-time-total')).toContainText(lastHour < 60_000 ? '<1 min' : 'min');
+  const slots = await today
+    .getByTestId('screen-time-slot')
+    .evaluateAll((hours) => hours.map((hour) => Number(hour.getAttribute('data-total'))));
+  expect(slots.at(-1)).toBeGreaterThan(0);
+  // The day holds the live reports of this hour and the fleet's history of the hours before it
+  // (the e2e fleet sends 42 days): under a minute in all is the spec's "<1 min".
+  const dayTotal = slots.reduce((sum, ms) => sum + ms, 0);
+  await expect(today.getByTestId('screen-time-total')).toContainText(
+    dayTotal < 60_000 ? '<1 min' : /\d+ (h|min)/,
+  );
   await snapshot(page, 'screen-time-today-en-US');
 
   await modal.getByTestId('screen-time-tab-recent').click();
