@@ -4,6 +4,7 @@ import { users } from '../access.js';
 import type { UserType } from '../menus.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 import { optionalText, pageParams, requiredText } from '../rules.js';
+import { DESCRIPTION_LANGUAGES } from '../rollouts.js';
 
 /**
  * Error tips (spec 3 section 2.9) and reminders (section 2.10): two catalogues of the
@@ -93,45 +94,8 @@ export const deleteTips = defineCall({
   reply: emptyReply,
 });
 
-/** Spec 3 section 9: the 36 description and reminder language codes, as the legacy writes them. */
-export const REMINDER_LANGUAGES = [
-  'en_US',
-  'zh_CN',
-  'zh_TW',
-  'ja_JP',
-  'es_ES',
-  'it_IT',
-  'fi_FI',
-  'da_DA',
-  'fr_FR',
-  'ru_RU',
-  'sv_SV',
-  'pl_PL',
-  'de_DE',
-  'nl_BC',
-  'nl_ED',
-  'ca_ES',
-  'ca_AA',
-  'ca_VL',
-  'gl_ES',
-  'eu_ES',
-  'fr_LU',
-  'de_LU',
-  'kk_KZ',
-  'et_EE',
-  'lv_',
-  'lt_',
-  'sk_',
-  'cs_',
-  'hu_',
-  'ro_',
-  'bg_',
-  'hr_',
-  'sl_',
-  'uk_',
-  'ko_kr',
-  'nl_',
-] as const;
+/** Spec 3 section 9: reminders are written in the 36 languages of OTA descriptions. */
+export const REMINDER_LANGUAGES = DESCRIPTION_LANGUAGES;
 export type ReminderLanguage = (typeof REMINDER_LANGUAGES)[number];
 
 export const warning = z.object({
