@@ -9,6 +9,7 @@ import {
   fullState,
   operatorClient,
   waitFor,
+  x9Settings,
   type BareDevice,
 } from './device-helpers.js';
 import { backends, startServer, TEST_PEPPER, type TestClient, type TestServer } from './harness.js';
@@ -25,41 +26,7 @@ const APPS: device.InstalledApp[] = [
   { appName: 'VLC', packageName: 'org.videolan.vlc', versionName: '3.5.4', appSize: 45_000_000, appLevel: 0 },
 ];
 
-const SETTINGS: device.SettingsReport = {
-  v: 1,
-  platform: 'x9_vn',
-  platformMsg: {
-    language: 'en_us',
-    powerOnOffSetting: {
-      autoPowerOn: false,
-      powerOnTime: '00:00',
-      powerOnWeek: '',
-      autoPowerOff: false,
-      powerOffTime: '00:00',
-      powerOffWeek: '',
-      energySaving: 30,
-    },
-    inputOutputSetting: {
-      hdmiOutputResolution: '1920*1080',
-      startingSource: 'homeScreen',
-      newInputSource: true,
-      cecAutoPowerOn: true,
-      cecAutoPowerOff: false,
-    },
-    toolBar: { left: true, right: true, customizedIcon: 'windows', favoriteConnection: 'hdmi1' },
-    cameraSetting: { defaultCamera: 'top', antiFlickering: 'auto' },
-    bluelightFilter: { bluelightFilter: false, filterLevel: 12 },
-    newlineExtension: {
-      trucast: true,
-      trucastSource: 'front',
-      x10d: false,
-      x10dSource: 'hdmi1',
-      trucam: false,
-      trucamSource: 'hdmi2',
-      montage: false,
-    },
-  },
-};
+const SETTINGS: device.SettingsReport = x9Settings;
 
 const DAY_MS = 24 * 60 * 60_000;
 
