@@ -133,7 +133,8 @@ test('sets the power schedule and energy saving, which the panel applies and rep
   await page.keyboard.press('Enter');
   await snapshot(page, 'device-detail-power-on-en-US');
   await page.getByTestId('power-on-ok').click();
-  await expect(modal(page).getByTestId('power-on-value')).toContainText('On · 07:30', { timeout: 10_000 });
+  // The panel applies the schedule and reports it back (a round trip through the broker).
+  await expect(modal(page).getByTestId('power-on-value')).toContainText('On · 07:30', { timeout: 20_000 });
   await expect(modal(page).getByTestId('power-on-value')).toContainText('Mon');
   const power = (await reportedSettings(page, PANEL)).find((r) => r.section === 'powerOnOffSetting')?.value;
   expect(power).toMatchObject({ autoPowerOn: true, powerOnTime: '07:30', powerOnWeek: 'mon_wed_fri' });
@@ -150,7 +151,7 @@ test('sets the power schedule and energy saving, which the panel applies and rep
   await energy.getByTestId('energy-custom').fill('45');
   await page.getByTestId('energy-ok').click();
   await expect(energy).toBeHidden();
-  await expect(modal(page).getByTestId('energy-value')).toHaveText('45 min', { timeout: 10_000 });
+  await expect(modal(page).getByTestId('energy-value')).toHaveText('45 min', { timeout: 20_000 });
   await snapshot(page, 'device-detail-power-en-US');
 });
 
