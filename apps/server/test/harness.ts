@@ -27,6 +27,8 @@ export class TestClock {
 export interface TestServer {
   url: string;
   dataDir: string;
+  /** The PostgreSQL schema of this server's database (none on SQLite). */
+  schema?: string;
   app: PanelFleetApp;
   clock: TestClock;
   accounts: SeededAccounts;
@@ -49,7 +51,61 @@ export async function startServer(
     await client.query(`CREATE SCHEMA ${schema}`);
     await client.end();
   }
-  const config = loadConfig({
+  const config = testConfig(dataDir, databaseUrl, env);
+  const clock = new TestClock();
+  const app = await buildApp(config, { clock, logger: false, databaseSchema: schema, ...options });
+  const accounts = await seedAccounts(app.db, TEST_PEPPER, clock, options.users);
+  const url = await listen(app);
+  return {
+    url,
+    dataDir,
+    schema,
+    app,
+    clock,
+    accounts,
+    captchaAnswer: (client) => captchaAnswerOf(app, client),
+    async stop() {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (schema && databaseUrl) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA ${schema} CASCADE`);
+        await client.end();
+      }
+    },
+  };
+}
+
+/**
+ * A second instance of `first` (issue 18): the same database and the same DATA_DIR (the shared
+ * directory of docs/operations.md), its own port and clock. It seeds and drops nothing: `first`
+ * owns the database and the directory, and is stopped after it.
+ */
+export async function joinServer(
+  first: TestServer,
+  env: Record<string, string> = {},
+  options: AppOptions = {},
+): Promise<TestServer> {
+  const databaseUrl = first.schema ? process.env.TEST_DATABASE_URL! : undefined;
+  const config = testConfig(first.dataDir, databaseUrl, env);
+  const clock = new TestClock();
+  const app = await buildApp(config, { clock, logger: false, databaseSchema: first.schema, ...options });
+  const url = await listen(app);
+  return {
+    url,
+    dataDir: first.dataDir,
+    schema: first.schema,
+    app,
+    clock,
+    accounts: first.accounts,
+    captchaAnswer: (client) => captchaAnswerOf(app, client),
+    stop: () => app.close(),
+  };
+}
+
+function testConfig(dataDir: string, databaseUrl: string | undefined, env: Record<string, string>) {
+  return loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',
     ADMIN_PASSWORD: 'admin123',
@@ -63,40 +119,25 @@ export async function startServer(
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
-  const clock = new TestClock();
-  const app = await buildApp(config, { clock, logger: false, databaseSchema: schema, ...options });
-  const accounts = await seedAccounts(app.db, TEST_PEPPER, clock, options.users);
+}
+
+async function listen(app: PanelFleetApp): Promise<string> {
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const address = app.http.server.address();
   if (!address || typeof address === 'string') throw new Error('server did not listen on a port');
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    dataDir,
-    app,
-    clock,
-    accounts,
-    async captchaAnswer(client) {
-      const token = client.cookie('pf_captcha');
-      if (!token) throw new Error('the client has no captcha cookie');
-      const row = await app.db.kysely
-        .selectFrom('captchas')
-        .select('answer')
-        .where('id', '=', tokenHash(token))
-        .executeTakeFirst();
-      if (!row) throw new Error('no pending captcha for this client');
-      return row.answer;
-    },
-    async stop() {
-      await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      if (schema && databaseUrl) {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA ${schema} CASCADE`);
-        await client.end();
-      }
-    },
-  };
+  return `http://127.0.0.1:${address.port}`;
+}
+
+async function captchaAnswerOf(app: PanelFleetApp, client: TestClient): Promise<string> {
+  const token = client.cookie('pf_captcha');
+  if (!token) throw new Error('the client has no captcha cookie');
+  const row = await app.db.kysely
+    .selectFrom('captchas')
+    .select('answer')
+    .where('id', '=', tokenHash(token))
+    .executeTakeFirst();
+  if (!row) throw new Error('no pending captcha for this client');
+  return row.answer;
 }
 
 export interface TestResponse {

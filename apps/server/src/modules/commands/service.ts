@@ -31,6 +31,12 @@ export const DEFAULT_TIMINGS: CommandTimings = {
   publishBatch: 500,
 };
 const MAX_WAKE_RELAYS = 2;
+/**
+ * Every instance hears a panel come back (presence is read by all); the first to claim its
+ * pending commands sends them, and a command sent within this time is not sent again on the
+ * panel's return (its retry follows instead).
+ */
+const RECLAIM_ON_READY_MS = 2000;
 /** An OTA download may take long: its command lives a day (each publish signs a fresh one-hour URL). */
 export const OTA_TTL_MS = 24 * 60 * 60_000;
 
@@ -216,7 +222,7 @@ export class CommandService implements CommandSink {
         this.log.info({ expired: expired.length }, 'commands expired');
         this.settledListener(expired);
       }
-      const due = await this.commands.dueForRetryForPanels(now, this.timings.retryMs, 5000);
+      const due = await this.commands.claimDueForRetryForPanels(now, this.timings.retryMs, 5000);
       const listening = due.filter(
         (c) => c.order_code === 'POWERUP' || this.readyKey(c.device_id) !== undefined,
       );
@@ -254,9 +260,10 @@ export class CommandService implements CommandSink {
       batch.map((k) => k.id),
       now,
     );
-    const pending = await this.commands.pendingForPanels(
+    const pending = await this.commands.claimPendingForPanels(
       batch.map((k) => k.id),
       now,
+      RECLAIM_ON_READY_MS,
     );
     await this.dispatch(pending, new Map(batch.map((k) => [k.id, k.deviceKey])));
   }

@@ -1,0 +1,159 @@
+import { device } from '@panelfleet/contract';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CommandRepository } from '../src/modules/commands/repository.js';
+import { SESSION_COOKIE } from '../src/modules/session/service.js';
+import {
+  connectBare,
+  enroll,
+  enrollmentSecretOf,
+  operatorClient,
+  waitFor,
+  type BareDevice,
+} from './device-helpers.js';
+import { backends, joinServer, startServer, TestClient, type TestServer } from './harness.js';
+import { hasMosquitto, ThrowawayMosquitto } from './mosquitto-helpers.js';
+
+// Two server instances on one PostgreSQL database and one Mosquitto (issue 18). Both read every
+// panel's presence, so both hear a panel come back and both run the retry timer: the commands
+// they would each send are claimed in the database, and each goes out once.
+
+const RETRY_MS = 15_000;
+// Ticks are run by the test, on both instances at once, instead of by their timers.
+const timings = { commandTimings: { retryMs: RETRY_MS, tickMs: 3_600_000 } };
+
+describe.runIf(hasMosquitto && backends.includes('postgres'))(
+  'two instances on one PostgreSQL database and one broker',
+  () => {
+    let broker: ThrowawayMosquitto;
+    let a: TestServer;
+    let b: TestServer;
+    let operatorOnA: TestClient;
+    const panels: BareDevice[] = [];
+
+    beforeAll(async () => {
+      broker = await ThrowawayMosquitto.start();
+      a = await startServer('postgres', { MQTT_URL: broker.url }, timings);
+      b = await joinServer(a, { MQTT_URL: broker.url }, timings);
+      operatorOnA = await operatorClient(a);
+    });
+    afterAll(async () => {
+      for (const panel of panels) await panel.close();
+      await b?.stop();
+      await a?.stop();
+      await broker?.dispose();
+    });
+
+    const bothReady = (key: string) =>
+      a.app.devices.gateway.isReady(key) && b.app.devices.gateway.isReady(key);
+    const bothOffline = (key: string) =>
+      !a.app.devices.gateway.isOnline(key) && !b.app.devices.gateway.isOnline(key);
+
+    /** Counts what the servers publish to a panel's command topic, as a second subscriber. */
+    async function watchCommands(deviceKey: string) {
+      const observer = await mqtt.connectAsync(broker.url, { clientId: `observer-${deviceKey}` });
+      const counts = new Map<string, number>();
+      let drains = 0;
+      const drainTopic = `test/drained/${deviceKey}`;
+      observer.on('message', (topic, payload) => {
+        if (topic === drainTopic) drains++;
+        else {
+          const { id } = device.commandEnvelope.parse(JSON.parse(payload.toString()));
+          counts.set(id, (counts.get(id) ?? 0) + 1);
+        }
+      });
+      await observer.subscribeAsync([`pf/v1/d/${deviceKey}/cmd`, drainTopic], { qos: 1 });
+      return {
+        counts,
+        /**
+         * Waits for both instances' publishing to end, then for a marker published after it: the
+         * broker acknowledged their publishes, so it delivers them to this subscriber first.
+         */
+        async drained() {
+          await Promise.all([a.app.devices.commands.settle(), b.app.devices.commands.settle()]);
+          const before = drains;
+          await observer.publishAsync(drainTopic, 'after', { qos: 1 });
+          await waitFor('the marker after the publishes', () => drains > before);
+        },
+        close: () => observer.endAsync(),
+      };
+    }
+
+    it('a session made on A answers on B', async () => {
+      const onB = new TestClient(b.url);
+      onB.setCookie(SESSION_COOKIE, operatorOnA.cookie(SESSION_COOKIE)!);
+      const reply = await onB.get('/platform/device/enrollmentSecret');
+      expect(device.getEnrollmentSecret.reply.parse(reply.body).hhtStatus).toBe('success');
+    });
+
+    it('a panel that comes back gets each pending command once, though both instances heard it; retries go out once, and a dead claim is taken over', async () => {
+      const secret = await enrollmentSecretOf(operatorOnA);
+      const credentials = await enroll(a.url, 'TWO-00001', secret);
+      const first = await connectBare(broker.url, credentials, { autoAck: false });
+      await waitFor('both instances see the panel ready', () => bothReady(credentials.deviceKey));
+      // A panel that shuts down says so itself (a clean disconnect sends no last will).
+      await first.client.publishAsync(
+        `pf/v1/d/${credentials.deviceKey}/presence`,
+        JSON.stringify({ v: 1, online: false }),
+        { qos: 1, retain: true },
+      );
+      await first.close();
+      await waitFor('both instances see it gone', () => bothOffline(credentials.deviceKey));
+
+      const operatorOnB = await operatorClient(b);
+      const { id } = await a.app.db.kysely
+        .selectFrom('devices')
+        .select('id')
+        .where('device_key', '=', credentials.deviceKey)
+        .executeTakeFirstOrThrow();
+      const sent: string[] = [];
+      for (const value of ['10', '20', '30']) {
+        const reply = await operatorOnB.post('/sendData/sendCommandByDeviceId', {
+          deviceId: String(id),
+          order: '00',
+          value,
+        });
+        sent.push(device.sendCommandByDeviceId.reply.parse(reply.body).dataObject.commandId);
+      }
+
+      const watch = await watchCommands(credentials.deviceKey);
+      const panel = await connectBare(broker.url, credentials, { autoAck: false });
+      panels.push(panel);
+      await waitFor('the three commands arrive', () => watch.counts.size === 3);
+      await watch.drained();
+      expect([...watch.counts].sort()).toEqual(sent.map((commandId) => [commandId, 1]).sort());
+
+      // Both instances' retry timers fire together: each command is published again once.
+      a.clock.advance(RETRY_MS + 1000);
+      b.clock.advance(RETRY_MS + 1000);
+      await Promise.all([a.app.devices.commands.tick(), b.app.devices.commands.tick()]);
+      await watch.drained();
+      expect([...watch.counts].sort()).toEqual(sent.map((commandId) => [commandId, 2]).sort());
+      const rows = await a.app.db.kysely
+        .selectFrom('commands')
+        .select(['id', 'attempts'])
+        .where('id', 'in', sent)
+        .execute();
+      expect(rows.map((r) => r.attempts)).toEqual([2, 2, 2]);
+
+      // A claims the next retries and dies before publishing: B takes them over when the claim,
+      // a lease of one retry period, has run out, not before.
+      a.clock.advance(RETRY_MS + 1000);
+      b.clock.advance(RETRY_MS + 1000);
+      const claimedByA = await new CommandRepository(a.app.db.kysely, 'postgres').claimDueForRetryForPanels(
+        a.clock.now(),
+        RETRY_MS,
+        5000,
+      );
+      expect(claimedByA.map((c) => c.id).sort()).toEqual([...sent].sort());
+      await b.app.devices.commands.tick();
+      await watch.drained();
+      expect([...watch.counts.values()]).toEqual([2, 2, 2]);
+      b.clock.advance(RETRY_MS + 1000);
+      await b.app.devices.commands.tick();
+      await watch.drained();
+      expect([...watch.counts].sort()).toEqual(sent.map((commandId) => [commandId, 3]).sort());
+      await watch.close();
+    });
+  },
+);
