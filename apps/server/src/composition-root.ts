@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import {
   InProcessEventBus,
   taskProgressPublisher,
   type EventBus,
   type PublishTaskProgress,
 } from './events/bus.js';
+import { PostgresEventBus } from './events/postgres-bus.js';
 import { FleetHistory, type OtaUpgradeSource } from './modules/dashboards/history.js';
 import { HostStats } from './modules/dashboards/host-stats.js';
 import { IpLocator } from './modules/dashboards/ip-location.js';
@@ -53,7 +55,7 @@ import { SettingsRepository } from './modules/settings/repository.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { SettingsService } from './modules/settings/service.js';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -250,7 +252,9 @@ export async function compose({
   const users = new UserRepository(kysely);
   const organisations = new OrganisationRepository(kysely);
   // The one publish/subscribe seam (events/bus.ts): presence, command results, task progress, session ends.
-  const events: EventBus = new InProcessEventBus(log);
+  // Several instances on one PostgreSQL database share it through LISTEN/NOTIFY.
+  const events = await eventBus(db, config, log);
+  if (events instanceof PostgresEventBus) http.addHook('preClose', () => events.stop());
   const publishTaskProgress = taskProgressPublisher(events, clock.now);
   const sessions = new SessionService(new SessionRepository(kysely), clock, secureCookies, (end) =>
     events.publish({ kind: 'sessionEnded', ...end }),
@@ -682,10 +686,16 @@ export async function compose({
         kind: 'live',
         orgId: known.orgId,
         event: { type: 'presence', deviceId: known.id, deviceKey: known.deviceKey, online, at: clock.now() },
+        local: true,
       }),
     reset: (orgIds) => {
       for (const orgId of orgIds)
-        events.publish({ kind: 'live', orgId, event: { type: 'presenceReset', at: clock.now() } });
+        events.publish({
+          kind: 'live',
+          orgId,
+          event: { type: 'presenceReset', at: clock.now() },
+          local: true,
+        });
     },
   });
   commands.onSettled((settled) => {
@@ -826,4 +836,19 @@ export async function compose({
       },
     },
   };
+}
+
+/** The event bus: in process with SQLite (one instance); shared through LISTEN/NOTIFY on PostgreSQL. */
+async function eventBus(db: Db, config: Config, log: FastifyBaseLogger): Promise<EventBus> {
+  if (config.database.kind !== 'postgres') return new InProcessEventBus(log);
+  const bus = new PostgresEventBus(
+    config.database.url,
+    db.schema ?? 'public',
+    async (channel, payload) => {
+      await sql`SELECT pg_notify(${channel}, ${payload})`.execute(db.kysely);
+    },
+    log,
+  );
+  await bus.start();
+  return bus;
 }

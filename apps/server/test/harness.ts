@@ -79,7 +79,7 @@ export async function startServer(
 
 /**
  * A second instance of `first` (issue 18): the same database and the same DATA_DIR (the shared
- * directory of docs/operations.md), its own port and clock. It seeds and drops nothing: `first`
+ * directory of docs/operations.md), its own port, and a clock of its own set to the first's. It seeds and drops nothing: `first`
  * owns the database and the directory, and is stopped after it.
  */
 export async function joinServer(
@@ -89,7 +89,8 @@ export async function joinServer(
 ): Promise<TestServer> {
   const databaseUrl = first.schema ? process.env.TEST_DATABASE_URL! : undefined;
   const config = testConfig(first.dataDir, databaseUrl, env);
-  const clock = new TestClock();
+  // Instances' clocks agree (NTP, docs/operations.md): this one starts where the first one is.
+  const clock = new TestClock(first.clock.now());
   const app = await buildApp(config, { clock, logger: false, databaseSchema: first.schema, ...options });
   const url = await listen(app);
   return {

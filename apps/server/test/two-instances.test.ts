@@ -2,6 +2,7 @@ import { device } from '@panelfleet/contract';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandRepository } from '../src/modules/commands/repository.js';
+import type { BusMessage } from '../src/events/bus.js';
 import { SESSION_COOKIE } from '../src/modules/session/service.js';
 import {
   connectBare,
@@ -140,10 +141,10 @@ describe.runIf(hasMosquitto && backends.includes('postgres'))(
       // a lease of one retry period, has run out, not before.
       a.clock.advance(RETRY_MS + 1000);
       b.clock.advance(RETRY_MS + 1000);
-      const claimedByA = await new CommandRepository(a.app.db.kysely, 'postgres').claimDueForRetryForPanels(
+      const claimedByA = await new CommandRepository(a.app.db.kysely, 'postgres').claimForRetryForPanels(
+        sent,
         a.clock.now(),
         RETRY_MS,
-        5000,
       );
       expect(claimedByA.map((c) => c.id).sort()).toEqual([...sent].sort());
       await b.app.devices.commands.tick();
@@ -154,6 +155,73 @@ describe.runIf(hasMosquitto && backends.includes('postgres'))(
       await watch.drained();
       expect([...watch.counts].sort()).toEqual(sent.map((commandId) => [commandId, 3]).sort());
       await watch.close();
+    });
+    it("a console connected to B sees what A publishes, but not A's copy of what B hears itself", async () => {
+      const stream = await fetch(`${b.url}/platform/live/events`, {
+        headers: { cookie: `${SESSION_COOKIE}=${operatorOnA.cookie(SESSION_COOKIE)!}` },
+      });
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const readUntil = async (needle: string) => {
+        while (!text.includes(needle)) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error(`the stream ended before ${needle}`);
+          text += decoder.decode(value, { stream: true });
+        }
+      };
+      await readUntil('\n\n');
+
+      const heardOnB: BusMessage[] = [];
+      const unsubscribe = b.app.events.subscribe((message) => heardOnB.push(message));
+      const orgId = a.accounts.customerId;
+      // Presence: B hears it from the broker itself; A's copy stays on A.
+      a.app.events.publish({
+        kind: 'live',
+        orgId,
+        event: { type: 'presence', deviceId: 1, deviceKey: 'LOCAL-ONLY', online: true, at: a.clock.now() },
+        local: true,
+      });
+      a.app.publishTaskProgress(orgId, {
+        kind: 'ota',
+        taskId: 'task-on-a',
+        done: 3,
+        failed: 1,
+        total: 10,
+        finished: false,
+      });
+      await readUntil('task-on-a');
+      expect(text).toContain('"done":3');
+      expect(text).not.toContain('LOCAL-ONLY');
+      expect(heardOnB.map((m) => (m.kind === 'live' ? m.event.type : m.kind))).toEqual(['taskProgress']);
+
+      // What A publishes in one tick crosses in as few notifications as fit, in order.
+      heardOnB.length = 0;
+      for (let i = 0; i < 300; i++)
+        a.app.publishTaskProgress(orgId, {
+          kind: 'ota',
+          taskId: `burst-${i}`,
+          done: i,
+          failed: 0,
+          total: 300,
+          finished: false,
+        });
+      await waitFor('the burst on B', () => heardOnB.length === 300);
+      expect(
+        heardOnB.map((m) => (m.kind === 'live' && m.event.type === 'taskProgress' ? m.event.taskId : '')),
+      ).toEqual(Array.from({ length: 300 }, (_, i) => `burst-${i}`));
+
+      // A sign-out on A ends the session's streams on B.
+      const signedOut = await new TestClient(a.url).request('POST', '/platform/loginOut', {
+        headers: { cookie: `${SESSION_COOKIE}=${operatorOnA.cookie(SESSION_COOKIE)!}` },
+      });
+      expect(signedOut.status).toBeLessThan(400);
+      await waitFor('the stream on B ends', async () => {
+        const { done } = await reader.read();
+        return done;
+      });
+      unsubscribe();
     });
   },
 );

@@ -10,7 +10,16 @@ import type { live } from '@panelfleet/contract';
  */
 export type BusMessage =
   /** Something a company's consoles should see at once. */
-  | { kind: 'live'; orgId: number; event: live.LiveEvent }
+  | {
+      kind: 'live';
+      orgId: number;
+      event: live.LiveEvent;
+      /**
+       * Every instance publishes this one itself (presence: each reads it from the broker), so a
+       * shared transport keeps it in its instance instead of handing each console two.
+       */
+      local?: true;
+    }
   /**
    * Sessions ended (sign-out, expiry, password change, disabled user): their event streams close.
    * `sessionId` names one session (its hash); `userId` every session of a user but `exceptSessionId`.

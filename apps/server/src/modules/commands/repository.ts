@@ -22,8 +22,8 @@ export interface AckUpdate {
 }
 
 /**
- * The `updated_at` a claim writes: now, but never a row's `created_at`, which marks a row that no
- * instance has claimed yet (a row can be claimed within the millisecond it was made).
+ * The `updated_at` a claim writes: now, but never a row's `created_at`, which (with no attempt)
+ * marks a row that no instance has claimed yet (a row can be claimed within its first millisecond).
  */
 function claimedAt(now: number) {
   return sql`CASE WHEN created_at >= ${now} THEN created_at + 1 ELSE ${now} END`;
@@ -125,8 +125,9 @@ export class CommandRepository {
    * Claims the unacknowledged, unexpired commands of panels that have just become ready, oldest
    * first: every server instance reads every panel's presence, so each would send them all. A
    * claim moves `updated_at` forward in the same statement, so of instances that ask at once one
-   * gets each row: a row never published is claimed once, and one published before is claimed
-   * again only after `reclaimAfterMs` (the instances hear a panel's presence within that time).
+   * gets each row: a row never published nor claimed (no attempt, `updated_at` still its
+   * `created_at`) is claimed once, and any other only when its last claim or publish is older than
+   * `reclaimAfterMs` (the instances hear a panel's presence within that time).
    */
   async claimPendingForPanels(
     deviceIds: number[],
@@ -137,27 +138,43 @@ export class CommandRepository {
     for (const part of chunks(deviceIds)) {
       const { rows } = await sql<CommandRecord>`UPDATE commands SET updated_at = ${claimedAt(now)}
         WHERE device_id IN (${sql.join(part)}) AND status IN ('queued', 'sent') AND expires_at > ${now}
-          AND (updated_at = created_at OR updated_at <= ${now - reclaimAfterMs})
+          AND ((attempts = 0 AND updated_at = created_at) OR updated_at <= ${now - reclaimAfterMs})
         RETURNING *`.execute(this.db);
       out.push(...rows);
     }
     return out.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
   }
 
+  /** Commands whose last attempt is older than `retryMs` and that have not expired. */
+  dueForRetryForPanels(now: number, retryMs: number, limit: number): Promise<CommandRecord[]> {
+    return this.db
+      .selectFrom('commands')
+      .selectAll()
+      .where('status', 'in', ['queued', 'sent'])
+      .where('expires_at', '>', now)
+      .where('updated_at', '<=', now - retryMs)
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
+  }
+
   /**
-   * Claims the commands whose last attempt is older than `retryMs` and that have not expired, for
-   * the caller to publish again: the claim moves `updated_at` to now, so another instance's tick
-   * finds them not due (on PostgreSQL rows being claimed are skipped, not waited for). An instance
+   * Claims those of `ids` that are still due for a retry, for the caller to publish again: the
+   * claim moves `updated_at` to now, so another instance that found them due too gets none of them
+   * (on PostgreSQL rows another instance is claiming are skipped, not waited for). An instance
    * that dies after claiming leaves the rows due again `retryMs` later: the claim is a lease.
    */
-  async claimDueForRetryForPanels(now: number, retryMs: number, limit: number): Promise<CommandRecord[]> {
+  async claimForRetryForPanels(ids: string[], now: number, retryMs: number): Promise<CommandRecord[]> {
     const lock = this.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
     const due = sql`status IN ('queued', 'sent') AND expires_at > ${now} AND updated_at <= ${now - retryMs}`;
-    const { rows } = await sql<CommandRecord>`UPDATE commands SET updated_at = ${claimedAt(now)}
-      WHERE id IN (SELECT id FROM commands WHERE ${due} ORDER BY updated_at LIMIT ${limit} ${lock})
-        AND ${due}
-      RETURNING *`.execute(this.db);
-    return rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+    const out: CommandRecord[] = [];
+    for (const part of chunks(ids)) {
+      const { rows } = await sql<CommandRecord>`UPDATE commands SET updated_at = ${claimedAt(now)}
+        WHERE id IN (SELECT id FROM commands WHERE id IN (${sql.join(part)}) AND ${due} ${lock}) AND ${due}
+        RETURNING *`.execute(this.db);
+      out.push(...rows);
+    }
+    return out.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
   }
 
   /**

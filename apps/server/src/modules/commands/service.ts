@@ -222,14 +222,22 @@ export class CommandService implements CommandSink {
         this.log.info({ expired: expired.length }, 'commands expired');
         this.settledListener(expired);
       }
-      const due = await this.commands.claimDueForRetryForPanels(now, this.timings.retryMs, 5000);
+      const due = await this.commands.dueForRetryForPanels(now, this.timings.retryMs, 5000);
       const listening = due.filter(
         (c) => c.order_code === 'POWERUP' || this.readyKey(c.device_id) !== undefined,
       );
-      if (listening.length)
+      // Every instance finds the same rows due: each publishes only those it claims.
+      const claimed = listening.length
+        ? await this.commands.claimForRetryForPanels(
+            listening.map((c) => c.id),
+            now,
+            this.timings.retryMs,
+          )
+        : [];
+      if (claimed.length)
         await this.dispatch(
-          listening,
-          await this.devices.keysByIdsForPanels([...new Set(listening.map((c) => c.device_id))]),
+          claimed,
+          await this.devices.keysByIdsForPanels([...new Set(claimed.map((c) => c.device_id))]),
         );
       this.tickOutage = false;
     } catch (err) {
