@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import {
   InProcessEventBus,
   taskProgressPublisher,
@@ -59,6 +58,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import { notifyThrough } from './db/notify.js';
 import { transactor } from './db/unit-of-work.js';
 import {
   deviceAccessEvents,
@@ -841,14 +841,7 @@ export async function compose({
 /** The event bus: in process with SQLite (one instance); shared through LISTEN/NOTIFY on PostgreSQL. */
 async function eventBus(db: Db, config: Config, log: FastifyBaseLogger): Promise<EventBus> {
   if (config.database.kind !== 'postgres') return new InProcessEventBus(log);
-  const bus = new PostgresEventBus(
-    config.database.url,
-    db.schema ?? 'public',
-    async (channel, payload) => {
-      await sql`SELECT pg_notify(${channel}, ${payload})`.execute(db.kysely);
-    },
-    log,
-  );
+  const bus = new PostgresEventBus(config.database.url, db.schema ?? 'public', notifyThrough(db), log);
   await bus.start();
   return bus;
 }
