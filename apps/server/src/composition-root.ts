@@ -59,6 +59,8 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { notifyThrough } from './db/notify.js';
+import { JobLeases } from './modules/jobs/leases.js';
+import { JobLeaseRepository } from './modules/jobs/repository.js';
 import { transactor } from './db/unit-of-work.js';
 import {
   deviceAccessEvents,
@@ -168,6 +170,11 @@ import { withStartUpLock } from './db/start-up-lock.js';
 import { DeploymentSecretRepository } from './modules/deployment/repository.js';
 import { pepperFingerprint, verifyDeploymentSecrets } from './modules/deployment/secrets.js';
 
+/** Expired sessions and sign-in throttles are deleted this often. */
+const PURGE_EVERY_MS = 10 * 60_000;
+/** Label-command idempotency keys past their time are deleted this often. */
+const KEY_PURGE_EVERY_MS = 60 * 60_000;
+
 export interface CompositionInput {
   http: FastifyInstance;
   db: Db;
@@ -252,6 +259,8 @@ export async function compose({
   const users = new UserRepository(kysely);
   const organisations = new OrganisationRepository(kysely);
   // The one publish/subscribe seam (events/bus.ts): presence, command results, task progress, session ends.
+  // Periodic jobs run on one instance at a time (a lease each in the database).
+  const jobs = new JobLeases(new JobLeaseRepository(kysely), clock);
   // Several instances on one PostgreSQL database share it through LISTEN/NOTIFY.
   const events = await eventBus(db, config, log);
   if (events instanceof PostgresEventBus) http.addHook('preClose', () => events.stop());
@@ -319,10 +328,18 @@ export async function compose({
     log.warn('CAPTCHA=off: sign-in does not check a captcha; use this only for automated clients');
   captchaRoutes(router, captcha);
   authRoutes(router, { auth, sessions, users });
+  const purgesHere = jobs.runsHere('session-purge', PURGE_EVERY_MS);
   const purge = setInterval(() => {
-    sessions.purgeExpired().catch((err: unknown) => log.error({ err }, 'session purge failed'));
-    throttle.purgeExpired().catch((err: unknown) => log.error({ err }, 'sign-in throttle purge failed'));
-  }, 10 * 60_000);
+    void purgesHere()
+      .then(async (mine) => {
+        if (!mine) return;
+        await sessions.purgeExpired().catch((err: unknown) => log.error({ err }, 'session purge failed'));
+        await throttle
+          .purgeExpired()
+          .catch((err: unknown) => log.error({ err }, 'sign-in throttle purge failed'));
+      })
+      .catch((err: unknown) => log.error({ err }, 'session purge lease not taken'));
+  }, PURGE_EVERY_MS);
   purge.unref();
   http.addHook('onClose', async () => clearInterval(purge));
 
@@ -669,11 +686,15 @@ export async function compose({
     (deviceKey, report) => gateway.storeUploadedLog(deviceKey, report),
   );
 
+  const deletesKeysHere = jobs.runsHere('idempotency-key-purge', KEY_PURGE_EVERY_MS);
   const expiredKeys = setInterval(() => {
-    new CommandRequestRepository(kysely)
-      .deleteOlderThan(clock.now() - REQUEST_KEY_TTL_MS)
+    void deletesKeysHere()
+      .then(async (mine) => {
+        if (mine)
+          await new CommandRequestRepository(kysely).deleteOlderThan(clock.now() - REQUEST_KEY_TTL_MS);
+      })
       .catch((err: unknown) => log.error({ err }, 'expired idempotency keys not deleted'));
-  }, 60 * 60_000);
+  }, KEY_PURGE_EVERY_MS);
   expiredKeys.unref();
   http.addHook('onClose', async () => clearInterval(expiredKeys));
 
@@ -725,6 +746,7 @@ export async function compose({
     clock,
     config.history,
     log,
+    jobs.runsHere('dashboard-history', config.history.sampleMs),
   );
   const locator = new Locator(
     dashboardRecords,

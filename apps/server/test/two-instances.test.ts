@@ -3,6 +3,8 @@ import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandRepository } from '../src/modules/commands/repository.js';
 import type { BusMessage } from '../src/events/bus.js';
+import { JobLeases } from '../src/modules/jobs/leases.js';
+import { JobLeaseRepository } from '../src/modules/jobs/repository.js';
 import { SESSION_COOKIE } from '../src/modules/session/service.js';
 import {
   connectBare,
@@ -222,6 +224,31 @@ describe.runIf(hasMosquitto && backends.includes('postgres'))(
         return done;
       });
       unsubscribe();
+    });
+    it('a periodic job runs on one instance at a time, and another takes it over when its lease lapses', async () => {
+      b.clock.time = a.clock.time; // the instances' clocks agree (the test moved them apart)
+      const onA = new JobLeases(new JobLeaseRepository(a.app.db.kysely), a.clock);
+      const onB = new JobLeases(new JobLeaseRepository(b.app.db.kysely), b.clock);
+      const [aRuns, bRuns] = [onA.runsHere('test-job', 1000), onB.runsHere('test-job', 1000)];
+      // Both ask at once, again and again: one holds the job every time, the other never.
+      const asked = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? bRuns() : aRuns())));
+      const byA = asked.filter((_, i) => i % 2 === 0);
+      const byB = asked.filter((_, i) => i % 2 === 1);
+      expect(new Set(byA).size).toBe(1);
+      expect(new Set(byB).size).toBe(1);
+      expect(byA[0]).not.toBe(byB[0]);
+      const [holder, other, holderClock, otherClock] = byA[0]
+        ? [aRuns, bRuns, a.clock, b.clock]
+        : [bRuns, aRuns, b.clock, a.clock];
+
+      // The holder stops asking (it died): within two periods the job stays with it, then moves.
+      holderClock.advance(1500);
+      otherClock.advance(1500);
+      expect(await other()).toBe(false);
+      holderClock.advance(600);
+      otherClock.advance(600);
+      expect(await other()).toBe(true);
+      expect(await holder()).toBe(false);
     });
   },
 );

@@ -24,6 +24,7 @@ import * as certificate from './migrations/014b-certificate.js';
 import * as reportsLogs from './migrations/016-reports-logs.js';
 import * as dashboards from './migrations/017-dashboards.js';
 import * as deploymentSecrets from './migrations/018-deployment-secrets.js';
+import * as jobLeases from './migrations/022-job-leases.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -49,6 +50,7 @@ const migrations: Record<string, DialectMigration> = {
   '016-reports-logs': reportsLogs,
   '017-dashboards': dashboards,
   '018-deployment-secrets': deploymentSecrets,
+  '022-job-leases': jobLeases,
 };
 
 class StaticProvider implements MigrationProvider {

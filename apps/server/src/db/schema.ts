@@ -255,12 +255,20 @@ export interface Database
   screen_time: ScreenTimeTable;
   abnormal_logs: AbnormalLogsTable;
   deployment_secrets: DeploymentSecretsTable;
+  job_leases: JobLeasesTable;
 }
 
 /**
  * What every instance of a deployment must share, as checks (never the secrets themselves): an
  * instance whose password pepper or firmware signing key differs refuses to start.
  */
+/** Who runs a periodic job until when (migration 022). */
+export interface JobLeasesTable {
+  name: string;
+  owner: string;
+  until: number;
+}
+
 export interface DeploymentSecretsTable {
   /** 'pepper' or 'firmwareSigningKey'. */
   name: string;

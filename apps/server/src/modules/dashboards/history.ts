@@ -48,12 +48,15 @@ export class FleetHistory {
     private readonly clock: Clock,
     private readonly options: HistoryOptions,
     private readonly log: HistoryLog,
+    /** Several instances on one database: whether this one samples now (a job lease). */
+    private readonly runsHere: () => Promise<boolean> = () => Promise.resolve(true),
   ) {}
 
   start() {
     const loop = () => {
       if (this.stopped) return;
-      this.running = this.sample()
+      this.running = this.runsHere()
+        .then((mine) => (mine ? this.sample() : undefined))
         .catch((err: unknown) => this.log.error({ err }, 'dashboard history sample failed'))
         .finally(() => {
           this.running = undefined;
