@@ -247,7 +247,7 @@ export class DeviceGateway {
         break;
       case 'apps':
         this.writes.add(`app list of ${known.deviceKey}`, () =>
-          this.devices.replaceAppsForPanel(known.id, known.orgId, (data as device.AppReport).apps),
+          this.storeApps(known, data as device.AppReport),
         );
         break;
       case 'usage': {
@@ -296,6 +296,25 @@ export class DeviceGateway {
       case 'presence':
         break;
     }
+  }
+
+  /** A whole app list replaces the one before; a part waits for the rest of its report (protocol 5.2). */
+  private async storeApps(known: KnownDevice, report: device.AppReport) {
+    if (report.parts === undefined || report.parts === 1)
+      return this.devices.replaceAppsForPanel(known.id, known.orgId, report.apps);
+    const outcome = await this.devices.storeAppReportPartForPanel(
+      known.id,
+      known.orgId,
+      { id: report.id!, part: report.part!, parts: report.parts, apps: report.apps },
+      this.clock.now(),
+      device.MAX_REPORTED_APPS,
+    );
+    if (outcome === 'tooMany')
+      this.drop(
+        known.deviceKey,
+        'apps',
+        `report ${report.id} holds more than ${device.MAX_REPORTED_APPS} apps`,
+      );
   }
 
   private insertLog(known: KnownDevice, log: device.AbnormalLog): Promise<boolean> {
