@@ -67,6 +67,8 @@ export class DeviceGateway {
   private readonly stateWriter: BatchWriter<{ id: number; set: Updateable<DevicesTable> }>;
   /** Reports written one by one; they wait while the database is away. */
   private readonly writes: PendingWrites;
+  /** The last app-report write of each panel (by device id) still running. */
+  private readonly appWrites = new Map<number, Promise<unknown>>();
 
   constructor(
     private readonly transport: DeviceTransport,
@@ -247,7 +249,7 @@ export class DeviceGateway {
         break;
       case 'apps':
         this.writes.add(`app list of ${known.deviceKey}`, () =>
-          this.storeApps(known, data as device.AppReport),
+          this.storeAppsInOrder(known, data as device.AppReport),
         );
         break;
       case 'usage': {
@@ -296,6 +298,23 @@ export class DeviceGateway {
       case 'presence':
         break;
     }
+  }
+
+  /**
+   * App reports of one panel are written in the order they arrived (writes of different panels
+   * run side by side): a part that superseded an unfinished report must not be overtaken by
+   * that report's late parts.
+   */
+  private storeAppsInOrder(known: KnownDevice, report: device.AppReport) {
+    const previous = this.appWrites.get(known.id) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.storeApps(known, report));
+    this.appWrites.set(known.id, next);
+    void next
+      .finally(() => {
+        if (this.appWrites.get(known.id) === next) this.appWrites.delete(known.id);
+      })
+      .catch(() => undefined);
+    return next;
   }
 
   /** A whole app list replaces the one before; a part waits for the rest of its report (protocol 5.2). */
