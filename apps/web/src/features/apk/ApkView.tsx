@@ -129,7 +129,7 @@ export default function ApkView() {
         data-testid="apk-pager"
       />
       {flow.dialogs}
-      <InstallTasksModal open={tasksOpen} onClose={() => setTasksOpen(false)} />
+      {tasksOpen && <InstallTasksModal onClose={() => setTasksOpen(false)} />}
     </Card>
   );
 }

@@ -91,24 +91,21 @@ export function InstallTaskModal({ taskId, onClose }: { taskId: number | undefin
   );
 }
 
-/** The company's install tasks (of one version when given), newest first, each opening its panels. */
-export function InstallTasksModal({
-  open,
-  apkVersionId,
-  onClose,
-}: {
-  open: boolean;
-  apkVersionId?: number;
-  onClose(): void;
-}) {
+/**
+ * The company's install tasks (of one version when given), newest first, each opening its panels.
+ * Mounted while open, so that each opening reads the list anew.
+ */
+export function InstallTasksModal({ apkVersionId, onClose }: { apkVersionId?: number; onClose(): void }) {
   const { t } = useTranslation();
   const [viewing, setViewing] = useState<number>();
   const list = useFilteredList<apk.ApkTask, undefined>(`apkTasks-${apkVersionId ?? 'all'}`, (start, size) =>
-    open
-      ? call(apk.listApkTasks, { start, size, apkVersionId })
-      : Promise.resolve({ listObject: [], totalRecords: 0 }),
+    call(apk.listApkTasks, { start, size, apkVersionId }),
   );
-  useLiveTaskProgress(list.reload, open && list.rows.some((r) => r.canManage === '1'), 'apk');
+  useLiveTaskProgress(
+    list.reload,
+    list.rows.some((r) => r.canManage === '1'),
+    'apk',
+  );
   const columns: TableColumnsType<apk.ApkTask> = [
     { title: t('apkTask.id'), dataIndex: 'apkTaskId' },
     { title: t('apkTask.app'), key: 'app', render: (_, r) => `${r.packageName} ${r.versionName}` },
@@ -126,14 +123,7 @@ export function InstallTasksModal({
     )),
   ];
   return (
-    <Modal
-      open={open}
-      width={1100}
-      footer={null}
-      destroyOnHidden
-      onCancel={onClose}
-      title={t('apkTask.listTitle')}
-    >
+    <Modal open width={1100} footer={null} destroyOnHidden onCancel={onClose} title={t('apkTask.listTitle')}>
       <div data-testid="apk-tasks">
         <Table<apk.ApkTask>
           rowKey="apkTaskId"

@@ -36,6 +36,11 @@ export function useLiveTaskProgress(reload: () => void, active: boolean, kind = 
       }, RELOAD_AFTER_MS);
   }, active);
   useEffect(() => () => window.clearTimeout(timer.current), []);
+  // Progress published before this view listened (a task that finished while its dialog opened)
+  // is read once the stream is up.
+  useEffect(() => {
+    if (active && connected) reloadRef.current();
+  }, [active, connected]);
   const interval = active ? pollWhile(connected, POLL_MS) : false;
   useEffect(() => {
     if (interval === false) return;
