@@ -264,6 +264,14 @@ test("renew an app from a panel's apps tab: the newer version of the repository 
   await expect(row.getByText('2.0.0')).toBeVisible();
   await expect(row.getByTestId(`app-new-version-${PKG}`)).toHaveCount(0);
   await snapshot(page, 'device-apps-renewed-en');
+
+  // The renew is an install task like any other.
+  await page.goto(`${url}/home/apk`);
+  await page.getByTestId('apk-install-tasks').click();
+  await expect(
+    page.getByTestId('apk-tasks').locator('.ant-table-row', { hasText: `${PKG} 2.0.0` }),
+  ).toBeVisible();
+  await snapshot(page, 'apk-install-tasks-en');
 });
 
 test('zh-CN: the list, detail and dialogs', async ({ page }) => {
@@ -310,8 +318,34 @@ test('zh-CN: the list, detail and dialogs', async ({ page }) => {
   await snapshot(page, 'apk-sub-dialog-zh');
   await page.getByTestId('apk-form-sub').getByRole('button', { name: '取 消' }).click();
 
+  // The second panel of the label still has version 1: its apps tab offers 2.0.0.
+  const second = (await apiCall(page, url, device.listDevices, { start: 1, size: 50 })).listObject.find(
+    (d) => d.deviceKey === RENEW_KEYS[1],
+  )!;
+  await page.goto(`${url}/home/deviceManage`);
+  await page.getByTestId('list-search').fill(second.deviceKey);
+  await page.getByTestId('list-search-button').click();
+  await page
+    .getByTestId('device-list')
+    .getByTestId('device-name')
+    .filter({ hasText: second.deviceKey })
+    .click();
+  const panelModal = page.locator('.ant-modal', { has: page.getByTestId('detail-title') });
+  const apps = panelModal.getByTestId('detail-apps');
+  await expect(async () => {
+    await panelModal.getByRole('tab', { name: '应用' }).click();
+    await expect(apps).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
+  const row = apps.locator('.ant-table-row', { hasText: LABEL });
+  await expect(row.getByTestId(`app-new-version-${PKG}`)).toHaveText('2.0.0');
+  await row.locator('input[type="checkbox"]').check();
+  await snapshot(page, 'device-apps-renew-zh');
+  await panelModal.locator('.ant-modal-close').first().click();
+  await page.goto(`${url}/home/apk`);
+  await page.getByTestId('apk-search').locator('input').fill(run);
+  await page.getByTestId('apk-search').locator('input').press('Enter');
+
   // The install tasks: the label's install and the renew, each with its panels.
-  await detail.getByTestId('apk-back').click();
   await page.getByTestId('apk-install-tasks').click();
   const tasks = page.getByTestId('apk-tasks');
   await expect(tasks.locator('.ant-table-row', { hasText: PKG })).toHaveCount(2);
