@@ -206,9 +206,9 @@ describe.each(backends)('APK installs to labels, install tasks and Renew on %s',
     expect(
       (await install(anyVersion, { deviceIds: String(devices[0]!.id), tagIds: String(emptyLabel) })).body,
     ).toMatchObject(fail('apk.devicesOrLabels'));
-    expect((await install(anyVersion, { tagIds: '987654' })).body).toMatchObject(fail('apk.labelNotFound'));
+    expect((await install(anyVersion, { tagIds: '987654' })).body).toMatchObject(fail('label.notFound'));
     expect((await install(anyVersion, { tagIds: String(foreignLabel) })).body).toMatchObject(
-      fail('apk.labelNotFound'),
+      fail('label.notFound'),
     );
     expect((await install(anyVersion, { tagIds: String(emptyLabel) })).body).toMatchObject(
       fail('ota.noDevices'),
@@ -219,7 +219,7 @@ describe.each(backends)('APK installs to labels, install tasks and Renew on %s',
     operator.language = 'zh-CN';
     expect((await install(anyVersion, { tagIds: 'x' })).body).toMatchObject({
       hhtStatus: 'fail',
-      hhtMsg: translate('zh-CN', 'apk.labelNotFound'),
+      hhtMsg: translate('zh-CN', 'label.notFound'),
     });
     operator.language = 'en-US';
     expect(await apkTasks()).toBe(before);

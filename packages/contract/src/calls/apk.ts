@@ -260,7 +260,7 @@ export const installApk = defineCall({
     .object({
       apkVersionId: apkVersionIdParam,
       deviceIds: optionalIds(10_000, 'device.notFound'),
-      tagIds: optionalIds(1000, 'apk.labelNotFound'),
+      tagIds: optionalIds(1000, 'label.notFound'),
       allowDowngrade: z.enum(['0', '1'], { error: 'common.invalidParams' }).default('0'),
     })
     .refine((p) => p.deviceIds.length + p.tagIds.length > 0, { error: 'apk.selectTarget' })

@@ -54,7 +54,7 @@ export class ApkInstallService {
     if (!(await this.deps.apks.version(caller.orgId, p.apkVersionId)))
       throw new Refusal('apk.versionNotFound', 'notFound');
     if (p.tagIds.length && (await this.deps.labelsOwned(caller.orgId, p.tagIds)) !== p.tagIds.length)
-      throw new Refusal('apk.labelNotFound', 'notFound');
+      throw new Refusal('label.notFound', 'notFound');
     if (
       p.deviceIds.length &&
       (await this.deps.apks.ownedDeviceCount(caller.orgId, p.deviceIds)) !== p.deviceIds.length
