@@ -188,6 +188,16 @@ describe.each(backends)('APK installs to labels, install tasks and Renew on %s',
       total: 2,
     });
     expect(listed[0]!.counts).toMatchObject({ succeeded: 1, failed: 1 });
+    // A finished task cannot be cancelled.
+    await waitFor('task completed', async () => {
+      const one = apk.getApkTask.reply.parse(
+        ok(await operator.get(`/apkUpgrade/selectInstallTask?apkTaskId=${task.taskId}`), 'task'),
+      ).dataObject;
+      return one.state === 'completed' ? one : undefined;
+    });
+    expect(
+      (await operator.post('/apkUpgrade/cancelInstallTask', { apkTaskId: String(task.taskId) })).body,
+    ).toMatchObject(fail('ota.taskFinished'));
   });
 
   it('refuses installs to no target, to both, to unknown, foreign or empty labels, and foreign tasks; nothing is made', async () => {

@@ -1,6 +1,7 @@
 import { device } from '@panelfleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realisticApps } from '../../simulator/src/apps.js';
+import { startFleet } from '../../simulator/src/fleet.js';
 import {
   connectBare,
   enroll,
@@ -19,6 +20,7 @@ describe.each(backends)('app reports in parts on %s', (backend) => {
   let server: TestServer;
   let panel: BareDevice;
   let deviceId: number;
+  let secret: string;
   const thousand = realisticApps(1000);
 
   const send = (payload: unknown) =>
@@ -52,9 +54,10 @@ describe.each(backends)('app reports in parts on %s', (backend) => {
   beforeAll(async () => {
     server = await startServer(backend);
     const operator = await operatorClient(server);
+    secret = await enrollmentSecretOf(operator);
     panel = await connectBare(
       `mqtt://127.0.0.1:${server.app.devices.mqttPort}`,
-      await enroll(server.url, 'PARTS-0001', await enrollmentSecretOf(operator)),
+      await enroll(server.url, 'PARTS-0001', secret),
     );
     deviceId = (
       await server.app.db.kysely
@@ -136,6 +139,47 @@ describe.each(backends)('app reports in parts on %s', (backend) => {
     await send({ v: 1, id: 'report-0005', part: 3, parts: 2, apps: [] });
     await settled();
     expect(await storedCount()).toBe(700);
+  });
+
+  it('the simulator sends its 1,000 apps in parts and the server keeps them all', async () => {
+    const fleet = await startFleet({
+      url: server.url,
+      mqttUrl: `mqtt://127.0.0.1:${server.app.devices.mqttPort}`,
+      enrollmentSecret: secret,
+      count: 1,
+      prefix: 'PARTS-SIM',
+      telemetryMs: 3_600_000,
+      abnormalLogChance: 0,
+      log: () => undefined,
+    });
+    try {
+      const simulated = fleet.panels[0]!;
+      const id = await waitFor('simulated panel enrolled', async () => {
+        const row = await server.app.db.kysely
+          .selectFrom('devices')
+          .select('id')
+          .where('device_key', '=', simulated.serial)
+          .executeTakeFirst();
+        return row?.id;
+      });
+      simulated.apps = realisticApps(1000);
+      await simulated.publishApps();
+      const count = async () =>
+        Number(
+          (
+            await server.app.db.kysely
+              .selectFrom('device_apps')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('device_id', '=', id)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      await waitFor('1,000 apps of the simulated panel', async () =>
+        (await count()) === 1000 ? true : undefined,
+      );
+    } finally {
+      await fleet.stop();
+    }
   });
 });
 
