@@ -17,6 +17,9 @@ const run = Date.now().toString(36).slice(-5);
 const PKG = `com.riverside.board${run}`;
 const HELPER = `com.riverside.helper${run}`;
 const LABEL = `Board ${run}`;
+const INSTALL_LABEL = `apk ${run}`;
+/** The panels of the label the install goes to; the first renews its app. */
+const RENEW_KEYS = ['E2E-00001', 'E2E-00002'];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pf-e2e-apk-'));
 const signer = apkSigner(`Riverside ${run}`);
 
@@ -187,18 +190,67 @@ test('detail panel: a new version becomes the latest; descriptions; auxiliary ap
   await page.locator('.ant-modal-confirm').getByRole('button', { name: 'OK' }).click();
   await expect(detail.getByTestId(`apk-sub-${HELPER}`)).toHaveCount(0);
 
-  // Install version 2 on one panel, chosen by its key: the simulated panel downloads, verifies,
-  // installs and reports the app.
+  // Install version 1 on a label of the e2e fleet: the dialog chooses panels by key or name, or
+  // labels; the install task's panels then show their states until both are done.
   const panels = (await apiCall(page, url, device.listDevices, { start: 1, size: 50 })).listObject;
-  const target = panels.find((d) => d.deviceKey === 'E2E-00001')!;
-  await detail.getByTestId('apk-version-install-2').click();
+  const members = panels.filter((d) => RENEW_KEYS.includes(d.deviceKey));
+  const group = (await apiCall(page, url, device.insertGroup, { groupName: INSTALL_LABEL })).dataObject;
+  await apiCall(page, url, device.saveGroupsAndDevices, {
+    deviceIds: members.map((d) => d.deviceId).join(','),
+    groupIds: String(group.groupId),
+  });
+  await detail.getByTestId('apk-version-install-1').click();
   await page.getByTestId('apk-install-search').locator('input').fill('E2E-00001');
-  const dialog = page.locator('.ant-modal', { has: page.getByTestId('apk-install-search') });
+  const dialog = page.locator('.ant-modal', { has: page.getByTestId('apk-install-target') });
   await expect(dialog.locator('.ant-table-row')).toHaveCount(1);
   await dialog.locator('.ant-table-row .ant-checkbox-input').check();
   await snapshot(page, 'apk-install-dialog-en');
+  await dialog.getByText('Labels', { exact: true }).click();
+  await dialog.getByTestId(`apk-install-label-${INSTALL_LABEL}`).click();
+  await snapshot(page, 'apk-install-labels-en');
   await dialog.getByRole('button', { name: 'OK' }).click();
-  await expect(page.getByText('Installing on 1 panels')).toBeVisible();
+  await expect(page.getByText('Installing on 2 panels')).toBeVisible();
+  const task = page.getByTestId('apk-task');
+  await expect(task.getByTestId('target-state')).toHaveCount(2);
+  await expect(task.getByTestId('task-progress')).toHaveAttribute('data-done', '2', { timeout: 30_000 });
+  await expect(task.locator('[data-testid=target-state][data-state=succeeded]')).toHaveCount(2, {
+    timeout: 10_000,
+  });
+  await snapshot(page, 'apk-install-task-en');
+  await page.locator('.ant-modal', { has: task }).locator('.ant-modal-close').click();
+});
+
+test("renew an app from a panel's apps tab: the newer version of the repository is installed", async ({
+  page,
+}) => {
+  await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
+  const target = (await apiCall(page, url, device.listDevices, { start: 1, size: 50 })).listObject.find(
+    (d) => d.deviceKey === RENEW_KEYS[0],
+  )!;
+  await page.goto(`${url}/home/deviceManage`);
+  await page.getByTestId('list-search').fill(target.deviceKey);
+  await page.getByTestId('list-search-button').click();
+  await page
+    .getByTestId('device-list')
+    .getByTestId('device-name')
+    .filter({ hasText: target.deviceKey })
+    .click();
+  const modal = page.locator('.ant-modal', { has: page.getByTestId('detail-title') });
+  await expect(modal.getByTestId('detail-online')).toHaveAttribute('data-online', '1');
+  const apps = modal.getByTestId('detail-apps');
+  // The tab may be clicked while the dialog still opens: until the apps show.
+  await expect(async () => {
+    await modal.getByRole('tab', { name: 'Apps' }).click();
+    await expect(apps).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
+  const row = apps.locator('.ant-table-row', { hasText: LABEL });
+  await expect(row.getByTestId(`app-new-version-${PKG}`)).toHaveText('2.0.0');
+  await expect(apps.getByTestId('apps-renew')).toBeDisabled();
+  await row.locator('input[type="checkbox"]').check();
+  await expect(apps.getByTestId('apps-renew')).toBeEnabled();
+  await snapshot(page, 'device-apps-renew-en');
+  await apps.getByTestId('apps-renew').click();
+  await expect(page.getByText(`Renewing on the panel: ${LABEL}`)).toBeVisible();
   await expect
     .poll(
       async () =>
@@ -208,6 +260,18 @@ test('detail panel: a new version becomes the latest; descriptions; auxiliary ap
       { timeout: 30_000 },
     )
     .toBe('2.0.0');
+  await apps.getByTestId('apps-refresh').click();
+  await expect(row.getByText('2.0.0')).toBeVisible();
+  await expect(row.getByTestId(`app-new-version-${PKG}`)).toHaveCount(0);
+  await snapshot(page, 'device-apps-renewed-en');
+
+  // The renew is an install task like any other.
+  await page.goto(`${url}/home/apk`);
+  await page.getByTestId('apk-install-tasks').click();
+  await expect(
+    page.getByTestId('apk-tasks').locator('.ant-table-row', { hasText: `${PKG} 2.0.0` }),
+  ).toBeVisible();
+  await snapshot(page, 'apk-install-tasks-en');
 });
 
 test('zh-CN: the list, detail and dialogs', async ({ page }) => {
@@ -236,6 +300,11 @@ test('zh-CN: the list, detail and dialogs', async ({ page }) => {
   await detail.getByTestId('apk-version-install-2').click();
   await expect(page.getByTestId('apk-install-search')).toBeVisible();
   await snapshot(page, 'apk-install-dialog-zh');
+  const installDialog = page.locator('.ant-modal', { has: page.getByTestId('apk-install-target') });
+  await installDialog.getByText('标签', { exact: true }).click();
+  await expect(installDialog.getByTestId(`apk-install-label-${INSTALL_LABEL}`)).toBeVisible();
+  await snapshot(page, 'apk-install-labels-zh');
+  await installDialog.getByText('所选设备', { exact: true }).click();
   await page
     .locator('.ant-modal', { has: page.getByTestId('apk-install-search') })
     .getByRole('button', { name: '确 定' })
@@ -248,6 +317,51 @@ test('zh-CN: the list, detail and dialogs', async ({ page }) => {
   await detail.getByTestId('apk-sub-upload-2').click();
   await snapshot(page, 'apk-sub-dialog-zh');
   await page.getByTestId('apk-form-sub').getByRole('button', { name: '取 消' }).click();
+
+  // The second panel of the label still has version 1: its apps tab offers 2.0.0.
+  const second = (await apiCall(page, url, device.listDevices, { start: 1, size: 50 })).listObject.find(
+    (d) => d.deviceKey === RENEW_KEYS[1],
+  )!;
+  await page.goto(`${url}/home/deviceManage`);
+  await page.getByTestId('list-search').fill(second.deviceKey);
+  await page.getByTestId('list-search-button').click();
+  await page
+    .getByTestId('device-list')
+    .getByTestId('device-name')
+    .filter({ hasText: second.deviceKey })
+    .click();
+  const panelModal = page.locator('.ant-modal', { has: page.getByTestId('detail-title') });
+  const apps = panelModal.getByTestId('detail-apps');
+  await expect(async () => {
+    await panelModal.getByRole('tab', { name: '应用' }).click();
+    await expect(apps).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
+  const row = apps.locator('.ant-table-row', { hasText: LABEL });
+  await expect(row.getByTestId(`app-new-version-${PKG}`)).toHaveText('2.0.0');
+  await row.locator('input[type="checkbox"]').check();
+  await snapshot(page, 'device-apps-renew-zh');
+  await panelModal.locator('.ant-modal-close').first().click();
+  await page.goto(`${url}/home/apk`);
+  await page.getByTestId('apk-search').locator('input').fill(run);
+  await page.getByTestId('apk-search').locator('input').press('Enter');
+
+  // The install tasks: the label's install and the renew, each with its panels.
+  await page.getByTestId('apk-install-tasks').click();
+  const tasks = page.getByTestId('apk-tasks');
+  await expect(tasks.locator('.ant-table-row', { hasText: PKG })).toHaveCount(2);
+  await snapshot(page, 'apk-install-tasks-zh');
+  await tasks
+    .locator('.ant-table-row', { hasText: `${PKG} 1.0.0` })
+    .getByTestId('apk-task-view')
+    .click();
+  await expect(page.getByTestId('apk-task').getByTestId('target-state')).toHaveCount(2);
+  await snapshot(page, 'apk-install-task-zh');
+  await page
+    .locator('.ant-modal', { has: page.getByTestId('apk-task') })
+    .locator('.ant-modal-close')
+    .click();
+  await page.locator('.ant-modal', { has: tasks }).locator('.ant-modal-close').click();
+  await page.getByTestId(`apk-card-${PKG}`).click();
 
   // Deleting both versions closes the panel and the card goes.
   for (const code of [1, 2]) {

@@ -28,6 +28,7 @@ import { tipRoutes } from './modules/tips/routes.js';
 import { TipService } from './modules/tips/service.js';
 import { OtaFileRepository } from './modules/ota/file-repository.js';
 import { ApkRolloutKind } from './modules/apk/apk-kind.js';
+import { ApkInstallService } from './modules/apk/install-service.js';
 import { ApkRepository } from './modules/apk/repository.js';
 import { apkRoutes } from './modules/apk/routes.js';
 import { ApkService } from './modules/apk/service.js';
@@ -601,16 +602,23 @@ export async function compose({
   // ---- APK repository: cards, versions, auxiliary apps (files read and checked on upload), installs ----
   const apkRecords = new ApkRepository(kysely, db.dialect);
   engine.register(new ApkRolloutKind(apkRecords));
+  const apkInstalls = new ApkInstallService({
+    apks: apkRecords,
+    rollouts,
+    transact: transactor(kysely, (trx) => ({
+      apks: new ApkRepository(trx, db.dialect),
+      rollouts: new RolloutRepository(trx, db.dialect),
+    })),
+    engine,
+    labelsOwned: (orgId, ids) => labels.ownedCount(orgId, ids),
+    isOnline: gateway.isOnline,
+    log: operations,
+    clock,
+  });
   apkRoutes(
     router,
-    new ApkService({
-      apks: apkRecords,
-      uploads,
-      downloadRoot: downloads.root,
-      log: operations,
-      clock,
-      rollouts: { createTask: (task, waves) => rollouts.createTask(task, waves), wake: () => engine.wake() },
-    }),
+    new ApkService({ apks: apkRecords, uploads, downloadRoot: downloads.root, log: operations, clock }),
+    apkInstalls,
   );
   uploads.startSweeping();
   engine.start();
@@ -652,6 +660,23 @@ export async function compose({
     log: operations,
     clock,
     isOnline: gateway.isOnline,
+    upgrades: {
+      newest: (orgId, names) => apkRecords.newestVersions(orgId, names),
+      installing: (orgId, deviceId) => apkRecords.installingPackages(orgId, deviceId),
+      install: async (caller, ip, deviceId, versionIds) =>
+        (
+          await apkInstalls.createTasks(
+            caller,
+            ip,
+            versionIds.map((versionId) => ({
+              versionId,
+              deviceIds: [deviceId],
+              labelIds: [],
+              allowDowngrade: false,
+            })),
+          )
+        ).map((t) => t.taskId),
+    },
   });
   deviceAppsRoutes(router, apps);
 

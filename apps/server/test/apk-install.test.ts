@@ -150,7 +150,7 @@ describe.each(backends)('APK installs on simulated panels on %s', (backend) => {
       apkVersionId: String(anyVersion.id),
       deviceIds: '',
     });
-    expect(none.body).toMatchObject({ hhtStatus: 'fail', hhtMsg: translate('en-US', 'apk.selectDevice') });
+    expect(none.body).toMatchObject({ hhtStatus: 'fail', hhtMsg: translate('en-US', 'apk.selectTarget') });
     const foreign = await operator.post('/apkUpgrade/install', {
       apkVersionId: String(anyVersion.id),
       deviceIds: `${devices[0]!.id},987654`,

@@ -69,8 +69,6 @@ export class SimulatedPanel {
   corruptNextOta = false;
   /** Test hook: the next APK install fails at installing with this reason (the installer's error). */
   failNextApk: string | undefined;
-  /** versionCode and signer of apps this panel installed from APK orders (Android keeps both). */
-  private readonly installedApks = new Map<string, { versionCode: number; signerSha256: string }>();
   /** Every APK install this panel refused or failed, with the reason it acknowledged. */
   readonly apkFailures: Array<{ id: string; detail: string }> = [];
   /** Every OTA this panel refused or failed, with the reason it acknowledged. */
@@ -231,7 +229,7 @@ export class SimulatedPanel {
       retain: true,
     });
     await this.publish('state', { v: 1, ...this.state, ts: this.now() });
-    await this.publish('apps', { v: 1, apps: this.apps });
+    await this.publishApps();
     await this.publish('settings', this.settings);
   }
 
@@ -261,6 +259,12 @@ export class SimulatedPanel {
       await this.client.publishAsync(this.topic(kind), JSON.stringify(payload), {
         qos: device.PUBLISH_QOS[kind],
       });
+  }
+
+  /** The app list, in numbered parts when it passes the message limit (protocol 5.2). */
+  async publishApps() {
+    for (const message of device.appReportMessages(this.apps, randomUUID()))
+      await this.publish('apps', message);
   }
 
   private ack(ack: device.CommandAck) {
@@ -356,11 +360,11 @@ export class SimulatedPanel {
           return this.ack({ v: 1, id: cmd.id, result: 'failed', detail: 'systemApp' });
         }
         this.apps = this.apps.filter((a) => !names.includes(a.packageName));
-        await this.publish('apps', { v: 1, apps: this.apps });
+        await this.publishApps();
         break;
       }
       case 'REPORT_APPS':
-        await this.publish('apps', { v: 1, apps: this.apps });
+        await this.publishApps();
         break;
       case 'OTA':
         return this.installOta(cmd.id, cmd.value as device.OtaValue);
@@ -569,9 +573,15 @@ export class SimulatedPanel {
       this.apkFailures.push({ id, detail });
       await this.ack({ v: 1, id, result: 'failed', detail });
     };
-    const installed = this.installedApks.get(app.packageName);
-    if (installed && installed.signerSha256 !== app.signerSha256) return fail('signature');
-    if (installed && installed.versionCode > app.versionCode && !app.allowDowngrade) return fail('downgrade');
+    // Android keeps each installed package's versionCode and signer; the app list reports both.
+    const installed = this.apps.find((a) => a.packageName === app.packageName);
+    if (installed?.signerSha256 && installed.signerSha256 !== app.signerSha256) return fail('signature');
+    if (
+      installed?.versionCode !== undefined &&
+      installed.versionCode > app.versionCode &&
+      !app.allowDowngrade
+    )
+      return fail('downgrade');
     await this.ack({ v: 1, id, result: 'received', phase: 'downloading' });
     const creds = this.credentials!;
     let reportedAt = 0;
@@ -605,17 +615,18 @@ export class SimulatedPanel {
     const told = this.failNextApk;
     this.failNextApk = undefined;
     if (told) return fail(told);
-    this.installedApks.set(app.packageName, { versionCode: app.versionCode, signerSha256: app.signerSha256 });
     const entry: device.InstalledApp = {
       appName: app.label || app.packageName,
       packageName: app.packageName,
       versionName: app.versionName,
       appSize: app.size,
       appLevel: 0,
+      versionCode: app.versionCode,
+      signerSha256: app.signerSha256,
     };
     const at = this.apps.findIndex((a) => a.packageName === app.packageName);
     this.apps = at < 0 ? [...this.apps, entry] : this.apps.map((a, i) => (i === at ? entry : a));
-    await this.publish('apps', { v: 1, apps: this.apps });
+    await this.publishApps();
     return this.ack({ v: 1, id, result: 'succeeded' });
   }
 

@@ -24,6 +24,7 @@ import * as certificate from './migrations/014b-certificate.js';
 import * as reportsLogs from './migrations/016-reports-logs.js';
 import * as dashboards from './migrations/017-dashboards.js';
 import * as deploymentSecrets from './migrations/018-deployment-secrets.js';
+import * as appReports from './migrations/019-app-reports.js';
 import * as jobLeases from './migrations/022-job-leases.js';
 
 interface DialectMigration {
@@ -50,6 +51,7 @@ const migrations: Record<string, DialectMigration> = {
   '016-reports-logs': reportsLogs,
   '017-dashboards': dashboards,
   '018-deployment-secrets': deploymentSecrets,
+  '019-app-reports': appReports,
   '022-job-leases': jobLeases,
 };
 

@@ -182,6 +182,20 @@ export interface DeviceAppsTable {
   app_size: number;
   app_level: number;
   icon_name: Generated<string>;
+  /** Reported versionCode and signer (migration 019); null and '' when the panel sent none. */
+  version_code: number | null;
+  signer_sha256: Generated<string>;
+}
+
+/** Parts of an app report in several messages, until the last arrives (migration 019). */
+export interface DeviceAppPartsTable {
+  device_id: number;
+  report_id: string;
+  part: number;
+  parts: number;
+  /** The part's apps as JSON. */
+  apps: string;
+  received_at: number;
 }
 
 export interface AppUsageTable {
@@ -251,6 +265,7 @@ export interface Database
   commands: CommandsTable;
   command_requests: CommandRequestsTable;
   device_apps: DeviceAppsTable;
+  device_app_parts: DeviceAppPartsTable;
   app_usage: AppUsageTable;
   screen_time: ScreenTimeTable;
   abnormal_logs: AbnormalLogsTable;

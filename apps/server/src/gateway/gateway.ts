@@ -67,6 +67,8 @@ export class DeviceGateway {
   private readonly stateWriter: BatchWriter<{ id: number; set: Updateable<DevicesTable> }>;
   /** Reports written one by one; they wait while the database is away. */
   private readonly writes: PendingWrites;
+  /** The last app-report write of each panel (by device id) still running. */
+  private readonly appWrites = new Map<number, Promise<unknown>>();
 
   constructor(
     private readonly transport: DeviceTransport,
@@ -247,7 +249,7 @@ export class DeviceGateway {
         break;
       case 'apps':
         this.writes.add(`app list of ${known.deviceKey}`, () =>
-          this.devices.replaceAppsForPanel(known.id, known.orgId, (data as device.AppReport).apps),
+          this.storeAppsInOrder(known, data as device.AppReport),
         );
         break;
       case 'usage': {
@@ -296,6 +298,42 @@ export class DeviceGateway {
       case 'presence':
         break;
     }
+  }
+
+  /**
+   * App reports of one panel are written in the order they arrived (writes of different panels
+   * run side by side): a part that superseded an unfinished report must not be overtaken by
+   * that report's late parts.
+   */
+  private storeAppsInOrder(known: KnownDevice, report: device.AppReport) {
+    const previous = this.appWrites.get(known.id) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.storeApps(known, report));
+    this.appWrites.set(known.id, next);
+    void next
+      .finally(() => {
+        if (this.appWrites.get(known.id) === next) this.appWrites.delete(known.id);
+      })
+      .catch(() => undefined);
+    return next;
+  }
+
+  /** A whole app list replaces the one before; a part waits for the rest of its report (protocol 5.2). */
+  private async storeApps(known: KnownDevice, report: device.AppReport) {
+    if (report.parts === undefined || report.parts === 1)
+      return this.devices.replaceAppsForPanel(known.id, known.orgId, report.apps);
+    const outcome = await this.devices.storeAppReportPartForPanel(
+      known.id,
+      known.orgId,
+      { id: report.id!, part: report.part!, parts: report.parts, apps: report.apps },
+      this.clock.now(),
+      device.MAX_REPORTED_APPS,
+    );
+    if (outcome === 'tooMany')
+      this.drop(
+        known.deviceKey,
+        'apps',
+        `report ${report.id} holds more than ${device.MAX_REPORTED_APPS} apps`,
+      );
   }
 
   private insertLog(known: KnownDevice, log: device.AbnormalLog): Promise<boolean> {

@@ -3,6 +3,7 @@ import { defineCall } from '../call.js';
 import { callers, users } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 import { optionalText, pageParams } from '../rules.js';
+import { TARGET_STATES, TASK_STATES } from '../rollouts.js';
 
 /**
  * The APK repository (spec 3 sections 2.6 and 7, checklist WP-5): an application card per
@@ -234,28 +235,125 @@ export const apkIcon = defineCall({
   produces: 'image/png',
 });
 
+/** Comma-separated positive ids (deviceIds, tagIds); empty or absent is none. */
+const optionalIds = (max: number, invalidKey: string) =>
+  z
+    .string({ error: invalidKey })
+    .trim()
+    .optional()
+    .transform((text) =>
+      text ? [...new Set(text.split(',').map((part) => Number(part.trim())))] : ([] as number[]),
+    )
+    .refine(
+      (ids) => ids.length <= max && ids.every((id) => Number.isInteger(id) && id > 0 && id <= 2_147_483_647),
+      { error: invalidKey },
+    );
+
 export const installApk = defineCall({
   method: 'POST',
   path: '/apkUpgrade/install',
   summary:
-    'Install a version on chosen panels of the caller\'s company (deviceIds, comma-separated): a rollout task of kind apk with a row per panel; each panel downloads the APK through its signed URL, checks size, SHA-256, package and signer, installs it and reports its apps. allowDowngrade "1" lets a lower versionCode replace the installed one.',
+    'Install a version on chosen panels (deviceIds) or on the panels of labels (tagIds), comma-separated, of the caller\'s company: a rollout task of kind apk with a row per panel (disabled panels skipped); each panel downloads the APK through its signed URL, checks size, SHA-256, package and signer, installs it and reports its apps. allowDowngrade "1" lets a lower versionCode replace the installed one. Follow it with listInstallTaskDevices.',
   tag,
   access: callers.deviceOperators,
-  params: z.object({
-    apkVersionId: apkVersionIdParam,
-    deviceIds: z
-      .string({ error: 'apk.selectDevice' })
-      .trim()
-      .min(1, { error: 'apk.selectDevice' })
-      .transform((text) => [...new Set(text.split(',').map((part) => Number(part.trim())))])
-      .refine(
-        (ids) =>
-          ids.length <= 10_000 && ids.every((id) => Number.isInteger(id) && id > 0 && id <= 2_147_483_647),
-        { error: 'device.notFound' },
-      ),
-    allowDowngrade: z.enum(['0', '1'], { error: 'common.invalidParams' }).default('0'),
-  }),
+  params: z
+    .object({
+      apkVersionId: apkVersionIdParam,
+      deviceIds: optionalIds(10_000, 'device.notFound'),
+      tagIds: optionalIds(1000, 'label.notFound'),
+      allowDowngrade: z.enum(['0', '1'], { error: 'common.invalidParams' }).default('0'),
+    })
+    .refine((p) => p.deviceIds.length + p.tagIds.length > 0, { error: 'apk.selectTarget' })
+    .refine((p) => !(p.deviceIds.length && p.tagIds.length), { error: 'apk.devicesOrLabels' }),
   reply: itemReply(
     z.object({ taskId: z.number().int(), deviceCount: z.number().int(), skippedCount: z.number().int() }),
   ),
+});
+
+export const apkTaskIdParam = positiveId('apk.taskNotFound');
+
+/** An install task (a rollout of kind apk) as the install list shows it. */
+export const apkTask = z.object({
+  apkTaskId: z.number().int(),
+  apkVersionId: z.number().int(),
+  packageName: z.string(),
+  versionName: z.string(),
+  /** Chosen panels ("devices") or the members of labels ("labels"). */
+  target: z.enum(['devices', 'labels']),
+  operateMan: z.string(),
+  state: z.enum(TASK_STATES),
+  createDate: z.number(),
+  lastUpdateDate: z.number(),
+  total: z.number().int(),
+  /** Panels per state. */
+  counts: z.record(z.enum(TARGET_STATES), z.number().int()),
+  /** "1" while the caller may cancel it. */
+  canManage: z.enum(['1', '0']),
+});
+export type ApkTask = z.infer<typeof apkTask>;
+
+export const listApkTasks = defineCall({
+  method: 'GET',
+  path: '/apkUpgrade/listInstallTasks',
+  summary: "One page of the company's install tasks, newest first; apkVersionId narrows to one version",
+  tag,
+  access: callers.deviceOperators,
+  params: pageParams.extend({ apkVersionId: apkVersionIdParam.optional() }),
+  reply: listReply(apkTask),
+});
+
+export const getApkTask = defineCall({
+  method: 'GET',
+  path: '/apkUpgrade/selectInstallTask',
+  summary: 'One install task of the company with its counts',
+  tag,
+  access: callers.deviceOperators,
+  params: z.object({ apkTaskId: apkTaskIdParam }),
+  reply: itemReply(apkTask),
+});
+
+export const apkTaskDevice = z.object({
+  deviceId: z.number().int(),
+  deviceName: z.string(),
+  deviceKey: z.string(),
+  isOnline: z.enum(['1', '0']),
+  /** The version of the package the panel reports now ('' when it does not have it). */
+  versionCurrent: z.string(),
+  /** The version the task installs. */
+  versionUpdate: z.string(),
+  state: z.enum(TARGET_STATES),
+  /** Why skipped, failed (the panel's reason) or cancelled ('' otherwise); the console translates ota.reason.<reason>. */
+  reason: z.string(),
+  /** Download progress 0-100 while downloading (apkCurrent / apkTotal), null otherwise. */
+  progress: z.number().int().nullable(),
+  updatedAt: z.number(),
+});
+export type ApkTaskDevice = z.infer<typeof apkTaskDevice>;
+
+export const listApkTaskDevices = defineCall({
+  method: 'GET',
+  path: '/apkUpgrade/listInstallTaskDevices',
+  summary:
+    "One page of an install task's panels: state, download %, the panel's failure reason; state filters",
+  tag,
+  access: callers.deviceOperators,
+  params: pageParams.extend({
+    apkTaskId: apkTaskIdParam,
+    state: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.enum(TARGET_STATES, { error: 'common.invalidParams' }).optional(),
+    ),
+  }),
+  reply: listReply(apkTaskDevice),
+});
+
+export const cancelApkTask = defineCall({
+  method: 'POST',
+  path: '/apkUpgrade/cancelInstallTask',
+  summary:
+    'Cancel an install task: panels not yet verifying are cancelled (a download in progress stops); those verifying or installing finish',
+  tag,
+  access: callers.deviceOperators,
+  params: z.object({ apkTaskId: apkTaskIdParam }),
+  reply: itemReply(z.object({ cancelled: z.number().int() })),
 });

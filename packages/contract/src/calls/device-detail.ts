@@ -105,6 +105,29 @@ export const uninstallApk = defineCall({
   }),
 });
 
+export const upgradeApk = defineCall({
+  method: 'POST',
+  path: '/platform/device/upgradeApk',
+  summary:
+    "Renew: update user apps of an online panel to the newest version the company's APK repository holds of the same package and signer (an install task per app, each followed like any install)",
+  tag,
+  access: callers.deviceOperators,
+  params: z.object({
+    deviceId,
+    packageNames: commaList('deviceManage.SelectApkRenew', 100).refine(
+      (names) => names.every((n) => PACKAGE_NAME.test(n)),
+      { error: 'common.invalidParams' },
+    ),
+  }),
+  reply: okBase.extend({
+    dataObject: z.object({
+      tasks: z.array(
+        z.object({ packageName: z.string(), versionName: z.string(), taskId: z.number().int() }),
+      ),
+    }),
+  }),
+});
+
 export const deviceSetting = z.object({
   /** Stable while the panel keeps reporting this section. */
   deviceSettingId: z.number().int(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ORDER_CODES, orderValueSchemas, type Order } from './orders.js';
-import { DEVICE_KEY_PATTERN, PROTOCOL_VERSION } from './topics.js';
+import { DEVICE_KEY_PATTERN, MAX_PAYLOAD_BYTES, PROTOCOL_VERSION } from './topics.js';
 
 const version = z.literal(PROTOCOL_VERSION);
 const epochMs = z.number().int().nonnegative();
@@ -54,6 +54,13 @@ export type StateReport = z.infer<typeof stateReport>;
 export const presence = z.object({ v: version, online: z.boolean() }).strict();
 export type Presence = z.infer<typeof presence>;
 
+/**
+ * The id a panel gives each usage, log or app report (a UUID is best): a report delivered twice
+ * (QoS 1 redelivery, a resend after a reboot) is stored once per device.
+ */
+export const REPORT_ID_PATTERN = /^[A-Za-z0-9_-]{8,36}$/;
+export const reportId = z.string().regex(REPORT_ID_PATTERN);
+
 export const installedApp = z.object({
   appName: z.string().min(1).max(128),
   packageName: z.string().min(1).max(255),
@@ -63,12 +70,81 @@ export const installedApp = z.object({
   /** 1 is a system app (cannot be uninstalled). */
   appLevel: z.union([z.literal(0), z.literal(1)]),
   iconName: z.string().max(255).optional(),
+  /** Android's versionCode (long); with the signer, what the console's Renew compares. */
+  versionCode: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  /** SHA-256 of the app's signing certificate, lower-case hex. */
+  signerSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 export type InstalledApp = z.infer<typeof installedApp>;
 
-/** The complete list of installed apps; it replaces the previous one. */
-export const appReport = z.object({ v: version, apps: z.array(installedApp).max(1000) }).strict();
+const encoder = new TextEncoder();
+const utf8Bytes = (text: string) => encoder.encode(text).length;
+
+/** A panel reports at most this many apps (spec: the app list holds 1,000). */
+export const MAX_REPORTED_APPS = 1000;
+/** An app report travels in at most this many parts. */
+export const MAX_APP_REPORT_PARTS = 32;
+
+/**
+ * The complete list of installed apps; it replaces the previous one. A list whose JSON would
+ * pass the 64 KiB message limit travels in numbered parts (`id`, `part` 1..`parts`): the
+ * server replaces the list only once every part of that id has arrived (protocol 5.2).
+ */
+export const appReport = z
+  .object({
+    v: version,
+    id: reportId.optional(),
+    part: z.number().int().min(1).max(MAX_APP_REPORT_PARTS).optional(),
+    parts: z.number().int().min(1).max(MAX_APP_REPORT_PARTS).optional(),
+    apps: z.array(installedApp).max(MAX_REPORTED_APPS),
+  })
+  .strict()
+  .refine((r) => (r.parts === undefined) === (r.part === undefined), {
+    message: 'part and parts go together',
+  })
+  .refine((r) => r.parts === undefined || r.parts === 1 || r.id !== undefined, {
+    message: 'a report in several parts needs an id',
+  })
+  .refine((r) => r.part === undefined || r.parts === undefined || r.part <= r.parts, {
+    message: 'part is past parts',
+  });
 export type AppReport = z.infer<typeof appReport>;
+
+/**
+ * A list of apps as the messages a panel sends: one when its JSON fits `maxBytes`, else numbered
+ * parts of the same id, each within `maxBytes` (the simulator's and a firmware's way to send it).
+ */
+export function appReportMessages(
+  apps: InstalledApp[],
+  id: string,
+  maxBytes = MAX_PAYLOAD_BYTES,
+): AppReport[] {
+  const whole: AppReport = { v: PROTOCOL_VERSION, apps };
+  if (utf8Bytes(JSON.stringify(whole)) <= maxBytes) return [whole];
+  // Room for the envelope of a part: {"v":1,"id":"...","part":32,"parts":32,"apps":[]}
+  const envelope = utf8Bytes(JSON.stringify({ v: 1, id, part: 32, parts: 32, apps: [] }));
+  const groups: InstalledApp[][] = [[]];
+  let used = envelope;
+  for (const app of apps) {
+    const size = utf8Bytes(JSON.stringify(app)) + 1;
+    if (used + size > maxBytes && groups[groups.length - 1]!.length) {
+      groups.push([]);
+      used = envelope;
+    }
+    groups[groups.length - 1]!.push(app);
+    used += size;
+  }
+  return groups.map((group, i) => ({
+    v: PROTOCOL_VERSION,
+    id,
+    part: i + 1,
+    parts: groups.length,
+    apps: group,
+  }));
+}
 
 /** Screen time: foreground time of apps and the screen-on time of the panel, per interval. */
 export const appUsageRecord = z.object({
@@ -77,12 +153,6 @@ export const appUsageRecord = z.object({
   startedAt: epochMs,
   durationMs: z.number().int().nonnegative().max(86_400_000),
 });
-/**
- * The id a panel gives each usage or log report (a UUID is best): a report delivered twice
- * (QoS 1 redelivery, a resend after a reboot) is stored once per device.
- */
-export const REPORT_ID_PATTERN = /^[A-Za-z0-9_-]{8,36}$/;
-export const reportId = z.string().regex(REPORT_ID_PATTERN);
 
 export const appUsageReport = z
   .object({

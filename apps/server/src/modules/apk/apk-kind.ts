@@ -10,6 +10,8 @@ export interface ApkPayload {
   packageName: string;
   versionName: string;
   allowDowngrade: boolean;
+  /** The labels whose members it installs on (absent: chosen panels). */
+  labelIds?: number[];
 }
 
 /**

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import { apk } from '@panelfleet/contract';
 import type { Router } from '../../http/router.js';
 import { Refusal } from '../../refusal.js';
+import type { ApkInstallService } from './install-service.js';
 import type { ApkService } from './service.js';
 
 const ok = { hhtStatus: 'success' } as const;
 
-export function apkRoutes(router: Router, s: ApkService) {
+export function apkRoutes(router: Router, s: ApkService, installs: ApkInstallService) {
   router.add(apk.listApkCards, async ({ session, params }) => {
     const { rows, total } = await s.list(session.user, params);
     return { ...ok, listObject: rows, totalRecords: total };
@@ -41,7 +42,23 @@ export function apkRoutes(router: Router, s: ApkService) {
   }));
   router.add(apk.installApk, async ({ session, params, ip }) => ({
     ...ok,
-    dataObject: await s.install(session.user, ip, params),
+    dataObject: await installs.install(session.user, ip, params),
+  }));
+  router.add(apk.listApkTasks, async ({ session, params }) => {
+    const { rows, total } = await installs.list(session.user, params);
+    return { ...ok, listObject: rows, totalRecords: total };
+  });
+  router.add(apk.getApkTask, async ({ session, params }) => ({
+    ...ok,
+    dataObject: await installs.one(session.user, params.apkTaskId),
+  }));
+  router.add(apk.listApkTaskDevices, async ({ session, params }) => {
+    const { rows, total } = await installs.devices(session.user, params);
+    return { ...ok, listObject: rows, totalRecords: total };
+  });
+  router.add(apk.cancelApkTask, async ({ session, params, ip }) => ({
+    ...ok,
+    dataObject: { cancelled: await installs.cancel(session.user, ip, params.apkTaskId) },
   }));
   router.add(apk.apkIcon, async ({ session, params, reply }) => {
     const file = await s.icon(session.user, params.kind, params.id);

@@ -9,9 +9,7 @@ import { pageOffset } from '../../http/access.js';
 import type { SessionUser } from '../../http/router.js';
 import { Refusal } from '../../refusal.js';
 import type { OperationLog } from '../operation-log/repository.js';
-import type { RolloutRepository } from '../rollouts/repository.js';
 import type { UploadService } from '../uploads/service.js';
-import type { ApkPayload } from './apk-kind.js';
 import { readApk, type ApkInfo } from './apk-reader.js';
 import type { ApkFileSubRecord, ApkRepository, ApkVersionRecord, CardRow } from './repository.js';
 
@@ -56,8 +54,6 @@ export class ApkService {
       downloadRoot: string;
       log: OperationLog;
       clock: Clock;
-      /** Makes the install task (the rollout engine's repository) and wakes the engine. */
-      rollouts?: { createTask: RolloutRepository['createTask']; wake(): void };
     },
   ) {}
 
@@ -313,61 +309,6 @@ export class ApkService {
       `added auxiliary app ${info.packageName} ${info.versionName} to version ${version.version_name}`,
     );
     return id;
-  }
-
-  // ---- installs ----
-
-  /** An install task of a version on chosen panels of the caller's company (a row per panel). */
-  async install(
-    caller: SessionUser,
-    ip: string,
-    p: { apkVersionId: number; deviceIds: number[]; allowDowngrade: '0' | '1' },
-  ) {
-    const version = await this.deps.apks.version(caller.orgId, p.apkVersionId);
-    if (!version) throw new Refusal('apk.versionNotFound', 'notFound');
-    const card = await this.card(caller, version.mark_id);
-    if ((await this.deps.apks.ownedDeviceCount(caller.orgId, p.deviceIds)) !== p.deviceIds.length)
-      throw new Refusal('device.notFound', 'notFound');
-    if (!this.deps.rollouts) throw new Error('APK installs need the rollout engine');
-    const now = this.deps.clock.now();
-    const payload: ApkPayload = {
-      versionId: version.id,
-      packageName: card.package_name,
-      versionName: version.version_name,
-      allowDowngrade: p.allowDowngrade === '1',
-    };
-    const created = await this.deps.rollouts.createTask(
-      {
-        orgId: caller.orgId,
-        kind: 'apk',
-        payloadId: version.id,
-        payload,
-        payloadLabel: card.package_name.slice(0, 64),
-        labelIds: [],
-        deviceIds: p.deviceIds,
-        skip: [{ reason: 'disabled', disabled: true }],
-        timeEnable: false,
-        fireAt: now,
-        fireBy: null,
-        waves: { mode: 'none' },
-        successShare: 100,
-        failureShare: 100,
-        minResults: 1_000_000,
-        maxDownloads: null,
-        createdBy: caller.id,
-        createdByName: caller.userName,
-        now,
-      },
-      { first: 2_147_483_647, step: 1 },
-    );
-    this.deps.rollouts.wake();
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'apk.install',
-      `install ${card.package_name} ${version.version_name} on ${created.total} panels: task ${created.id}`,
-    );
-    return { taskId: created.id, deviceCount: created.total, skippedCount: created.skipped };
   }
 
   // ---- changes ----

@@ -17,4 +17,13 @@ export function deviceAppsRoutes(router: Router, service: DeviceAppsService) {
       appList: outcome.appList,
     };
   });
+
+  router.add(deviceDetail.upgradeApk, async ({ session, params, ip, language }) => {
+    const outcome = await service.upgrade({ user: session.user, ip }, params.deviceId, params.packageNames);
+    return {
+      hhtStatus: 'success',
+      hhtMsg: translate(language, 'apk.renewStarted', { names: outcome.names.join(', ') }),
+      dataObject: { tasks: outcome.tasks },
+    };
+  });
 }

@@ -9,6 +9,23 @@ import type { DeviceRecord, DeviceRepository } from '../devices/repository.js';
 import type { OperationLog } from '../operation-log/repository.js';
 import type { DeviceAppsRepository } from './repository.js';
 
+/** The newest version the company's APK repository holds of a package (its card's signer). */
+export interface RepositoryVersion {
+  versionId: number;
+  versionName: string;
+  versionCode: number;
+  signerSha256: string;
+}
+
+/** What Renew needs of the APK repository (supplied by the composition root). */
+export interface ApkUpgrades {
+  newest(orgId: number, packageNames: string[]): Promise<Map<string, RepositoryVersion>>;
+  /** Packages with an install to the panel on its way. */
+  installing(orgId: number, deviceId: number): Promise<Set<string>>;
+  /** One install task per version on the panel, made as one whole; their ids in order. */
+  install(caller: SessionUser, ip: string, deviceId: number, versionIds: number[]): Promise<number[]>;
+}
+
 export interface DeviceAppsDeps {
   devices: DeviceRepository;
   apps: DeviceAppsRepository;
@@ -17,6 +34,7 @@ export interface DeviceAppsDeps {
   log: OperationLog;
   clock: Clock;
   isOnline(deviceKey: string): boolean;
+  upgrades: ApkUpgrades;
   /** How long an uninstall request waits for the panel's answer before replying "on its way". */
   uninstallWaitMs?: number;
 }
@@ -38,17 +56,74 @@ export class DeviceAppsService {
       this.deps.devices.apps(orgId, deviceId),
       this.deps.apps.uninstallingPackages(orgId, deviceId, this.deps.clock.now()),
     ]);
-    return apps.map((a) => ({
-      appName: a.app_name,
-      packageName: a.package_name,
-      versionName: a.version_name,
-      // Known once an APK repository holds newer versions; until then no app has one.
-      newVersionName: null,
-      appSize: a.app_size,
-      appLevel: a.app_level === 1 ? 1 : 0,
-      iconName: a.icon_name,
-      status: uninstalling.has(a.package_name) ? 'uninstall' : 'normal',
-    }));
+    const newest = await this.deps.upgrades.newest(
+      orgId,
+      apps.filter((a) => a.app_level !== 1).map((a) => a.package_name),
+    );
+    return apps.map((a) => {
+      const offer = renewOffer(a, newest.get(a.package_name));
+      return {
+        appName: a.app_name,
+        packageName: a.package_name,
+        versionName: a.version_name,
+        newVersionName: offer.ok ? offer.version.versionName : null,
+        appSize: a.app_size,
+        appLevel: a.app_level === 1 ? 1 : 0,
+        iconName: a.icon_name,
+        status: uninstalling.has(a.package_name) ? 'uninstall' : 'normal',
+      };
+    });
+  }
+
+  /**
+   * Renew (spec 2 section 4, upgradeApk): user apps of an online panel are updated to the newest
+   * version the repository holds of the same package and signer, one install task per app. Every
+   * app is checked before anything is made; the first that cannot be renewed refuses them all.
+   */
+  async upgrade(caller: { user: SessionUser; ip: string }, deviceId: number, packageNames: string[]) {
+    const orgId = caller.user.orgId;
+    const target = await findSendableDevice(this.deps.devices, orgId, deviceId);
+    if (!this.deps.isOnline(target.device_key)) throw new Refusal('device.offline', 'conflict');
+    const reported = new Map(
+      (await this.deps.devices.apps(orgId, target.id)).map((a) => [a.package_name, a]),
+    );
+    const [uninstalling, installing, newest] = await Promise.all([
+      this.deps.apps.uninstallingPackages(orgId, target.id, this.deps.clock.now()),
+      this.deps.upgrades.installing(orgId, target.id),
+      this.deps.upgrades.newest(orgId, packageNames),
+    ]);
+    const chosen: Array<{ packageName: string; version: RepositoryVersion }> = [];
+    for (const name of packageNames) {
+      const app = reported.get(name);
+      if (!app) throw new Refusal('deviceManage.apkUnknown', 'invalid', { name });
+      const vars = { name: app.app_name };
+      if (app.app_level === 1) throw new Refusal('apk.renewSystemApp', 'invalid');
+      if (uninstalling.has(name)) throw new Refusal('deviceManage.apkUninstalling', 'conflict', vars);
+      if (installing.has(name)) throw new Refusal('apk.renewRunning', 'conflict', vars);
+      const offer = renewOffer(app, newest.get(name));
+      if (!offer.ok) throw new Refusal(offer.refusal, 'conflict', vars);
+      chosen.push({ packageName: name, version: offer.version });
+    }
+    const taskIds = await this.deps.upgrades.install(
+      caller.user,
+      caller.ip,
+      target.id,
+      chosen.map((c) => c.version.versionId),
+    );
+    await this.deps.log.recordBy(
+      caller.user,
+      caller.ip,
+      'device.upgradeApk',
+      `${target.name}: ${chosen.map((c) => `${c.packageName} ${c.version.versionName}`).join(', ')}`,
+    );
+    return {
+      names: chosen.map((c) => reported.get(c.packageName)!.app_name),
+      tasks: chosen.map((c, i) => ({
+        packageName: c.packageName,
+        versionName: c.version.versionName,
+        taskId: taskIds[i]!,
+      })),
+    };
   }
 
   /**
@@ -120,4 +195,25 @@ export class DeviceAppsService {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
+}
+
+type RenewOffer =
+  | { ok: true; version: RepositoryVersion }
+  | { ok: false; refusal: 'apk.renewSignerUnknown' | 'apk.renewNoNewer' | 'apk.renewSignerDiffers' };
+
+/**
+ * Whether an installed app can be renewed: the panel reported its versionCode and signer, and the
+ * repository holds a version of the package signed by the same certificate with a higher
+ * versionCode (Android refuses anything else as an update).
+ */
+export function renewOffer(
+  app: { version_code: number | string | null; signer_sha256: string },
+  newest: RepositoryVersion | undefined,
+): RenewOffer {
+  if (!newest) return { ok: false, refusal: 'apk.renewNoNewer' };
+  if (app.version_code === null || !app.signer_sha256)
+    return { ok: false, refusal: 'apk.renewSignerUnknown' };
+  if (app.signer_sha256 !== newest.signerSha256) return { ok: false, refusal: 'apk.renewSignerDiffers' };
+  if (newest.versionCode <= Number(app.version_code)) return { ok: false, refusal: 'apk.renewNoNewer' };
+  return { ok: true, version: newest };
 }

@@ -135,25 +135,60 @@ export class DeviceRepository {
   }
 
   async replaceAppsForPanel(deviceId: number, orgId: number, apps: device.InstalledApp[]) {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('device_apps').where('device_id', '=', deviceId).execute();
-      for (const part of chunks(apps, 200)) {
-        await trx
-          .insertInto('device_apps')
-          .values(
-            part.map((a) => ({
-              device_id: deviceId,
-              org_id: orgId,
-              package_name: a.packageName,
-              app_name: a.appName,
-              version_name: a.versionName,
-              app_size: a.appSize,
-              app_level: a.appLevel,
-              icon_name: a.iconName ?? '',
-            })),
-          )
-          .execute();
-      }
+    await this.db.transaction().execute((trx) => replaceApps(trx, deviceId, orgId, apps));
+  }
+
+  /**
+   * One part of an app report in several messages (protocol 5.2). The part is kept; when every
+   * part of its report is there, the list is replaced by all of them in order and the parts go.
+   * A part of another report supersedes an unfinished one. The device row is locked first, so
+   * two parts arriving at two instances at once are judged one after the other. Answers whether
+   * the list was replaced; 'tooMany' when the parts hold more apps than a list may.
+   */
+  async storeAppReportPartForPanel(
+    deviceId: number,
+    orgId: number,
+    report: { id: string; part: number; parts: number; apps: device.InstalledApp[] },
+    now: number,
+    maxApps: number,
+  ): Promise<'stored' | 'replaced' | 'tooMany'> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('devices')
+        .set((eb) => ({ id: eb.ref('id') }))
+        .where('id', '=', deviceId)
+        .execute();
+      await trx
+        .deleteFrom('device_app_parts')
+        .where('device_id', '=', deviceId)
+        .where('report_id', '<>', report.id)
+        .execute();
+      await trx
+        .insertInto('device_app_parts')
+        .values({
+          device_id: deviceId,
+          report_id: report.id,
+          part: report.part,
+          parts: report.parts,
+          apps: JSON.stringify(report.apps),
+          received_at: now,
+        })
+        .onConflict((oc) => oc.columns(['device_id', 'report_id', 'part']).doNothing())
+        .execute();
+      const stored = await trx
+        .selectFrom('device_app_parts')
+        .select(['part', 'apps'])
+        .where('device_id', '=', deviceId)
+        .where('report_id', '=', report.id)
+        .where('parts', '=', report.parts)
+        .orderBy('part')
+        .execute();
+      if (stored.length < report.parts) return 'stored';
+      await trx.deleteFrom('device_app_parts').where('device_id', '=', deviceId).execute();
+      const apps = stored.flatMap((row) => JSON.parse(row.apps) as device.InstalledApp[]);
+      if (apps.length > maxApps) return 'tooMany';
+      await replaceApps(trx, deviceId, orgId, apps);
+      return 'replaced';
     });
   }
 
@@ -197,5 +232,35 @@ export class DeviceRepository {
       .returning('id')
       .executeTakeFirst();
     return inserted !== undefined;
+  }
+}
+
+/** The complete list of a panel's apps replaces the one before (a package listed twice counts once). */
+async function replaceApps(
+  trx: Kysely<Database>,
+  deviceId: number,
+  orgId: number,
+  reported: device.InstalledApp[],
+) {
+  const apps = [...new Map(reported.map((a) => [a.packageName, a])).values()];
+  await trx.deleteFrom('device_apps').where('device_id', '=', deviceId).execute();
+  for (const part of chunks(apps, 200)) {
+    await trx
+      .insertInto('device_apps')
+      .values(
+        part.map((a) => ({
+          device_id: deviceId,
+          org_id: orgId,
+          package_name: a.packageName,
+          app_name: a.appName,
+          version_name: a.versionName,
+          app_size: a.appSize,
+          app_level: a.appLevel,
+          icon_name: a.iconName ?? '',
+          version_code: a.versionCode ?? null,
+          signer_sha256: a.signerSha256 ?? '',
+        })),
+      )
+      .execute();
   }
 }

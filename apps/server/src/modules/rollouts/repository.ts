@@ -116,7 +116,11 @@ export class RolloutRepository {
     task: NewTask,
     waves: { first: number; step: number },
   ): Promise<{ id: number; total: number; skipped: number; waveCount: number }> {
-    return this.db.transaction().execute(async (trx) => {
+    // Inside the caller's transaction when this repository is bound to one (an APK install
+    // holds its card's lock while the task is made).
+    const within = <T>(work: (trx: Kysely<Database>) => Promise<T>) =>
+      this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
+    return within(async (trx) => {
       const { id } = await trx
         .insertInto('rollout_tasks')
         .values({
@@ -548,12 +552,14 @@ export class RolloutRepository {
     offset: number,
     size: number,
     range?: { from: number; to: number },
+    payloadId?: number,
   ) {
     let query = this.db
       .selectFrom('rollout_tasks')
       .where('kind', '=', kind)
       .where(orgIn(scope, 'rollout_tasks.org_id'));
     if (range) query = query.where('created_at', '>=', range.from).where('created_at', '<', range.to);
+    if (payloadId !== undefined) query = query.where('payload_id', '=', payloadId);
     const [rows, total] = await Promise.all([
       query.selectAll().orderBy('id', 'desc').limit(size).offset(offset).execute(),
       query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -613,6 +619,8 @@ export class RolloutRepository {
           'devices.device_key',
           'devices.ota_current',
           'devices.ota_total',
+          'devices.apk_current',
+          'devices.apk_total',
         ])
         .orderBy('rollout_targets.id')
         .limit(size)

@@ -31,6 +31,7 @@ import { formatDateTime } from '../../format/dateTime';
 import { useConfirmAction } from '../../lists/useConfirmAction';
 import { ApkIcon } from './ApkView';
 import { InstallModal } from './InstallModal';
+import { InstallTaskModal } from './InstallTasks';
 import { megabytes } from './resumableUpload';
 import { useUploadFlow } from './useUploadFlow';
 
@@ -45,6 +46,7 @@ export function ApkDetail({ apkMarkId, onBack }: { apkMarkId: number; onBack: ()
   const [subFor, setSubFor] = useState<number>();
   const [editing, setEditing] = useState<{ id: number; remark: string }>();
   const [installing, setInstalling] = useState<{ apkVersionId: number; versionName: string }>();
+  const [following, setFollowing] = useState<number>();
   const query = useQuery({
     queryKey: [...SESSION_QUERY_KEY, 'apk', 'details', apkMarkId],
     queryFn: () => call(apk.apkDetails, { apkMarkId, start: 1, size: 100 }, { quietFail: true }),
@@ -257,7 +259,12 @@ export function ApkDetail({ apkMarkId, onBack }: { apkMarkId: number; onBack: ()
         onClose={() => setEditing(undefined)}
         onSaved={() => void reload()}
       />
-      <InstallModal version={installing} onClose={() => setInstalling(undefined)} />
+      <InstallModal
+        version={installing}
+        onClose={() => setInstalling(undefined)}
+        onInstalled={setFollowing}
+      />
+      <InstallTaskModal taskId={following} onClose={() => setFollowing(undefined)} />
       {flow.dialogs}
     </Card>
   );

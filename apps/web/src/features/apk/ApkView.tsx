@@ -1,13 +1,15 @@
 import { useState } from 'react';
 import { Button, Card, Col, Empty, Image, Input, Pagination, Row, Space, Spin, Typography } from 'antd';
-import { UploadOutlined } from '@ant-design/icons';
+import { UnorderedListOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { apk } from '@panelfleet/contract';
 import { call } from '../../api/client';
 import { SESSION_QUERY_KEY } from '../../app/queryClient';
 import { formatDateTime } from '../../format/dateTime';
+import { useOtaAccess } from '../ota/manage/useOtaAccess';
 import { ApkDetail } from './ApkDetail';
+import { InstallTasksModal } from './InstallTasks';
 import { DEFAULT_ICON } from './defaultIcon';
 import { megabytes } from './resumableUpload';
 import { useUploadFlow } from './useUploadFlow';
@@ -42,6 +44,8 @@ export default function ApkView() {
   const [paging, setPaging] = useState({ page: 1, size: APK_PAGE_SIZE });
   const [label, setLabel] = useState<string>();
   const [opened, setOpened] = useState<number>();
+  const [tasksOpen, setTasksOpen] = useState(false);
+  const { operator } = useOtaAccess();
   const query = useQuery({
     queryKey: [...SESSION_QUERY_KEY, 'apk', 'cards', paging.page, paging.size, label],
     queryFn: () => call(apk.listApkCards, { start: paging.page, size: paging.size, label }),
@@ -80,6 +84,15 @@ export default function ApkView() {
             style={{ width: 240 }}
             data-testid="apk-search"
           />
+          {operator && (
+            <Button
+              icon={<UnorderedListOutlined />}
+              onClick={() => setTasksOpen(true)}
+              data-testid="apk-install-tasks"
+            >
+              {t('apkTask.tasks')}
+            </Button>
+          )}
           <Button
             type="primary"
             icon={<UploadOutlined />}
@@ -116,6 +129,7 @@ export default function ApkView() {
         data-testid="apk-pager"
       />
       {flow.dialogs}
+      {tasksOpen && <InstallTasksModal onClose={() => setTasksOpen(false)} />}
     </Card>
   );
 }

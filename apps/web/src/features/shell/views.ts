@@ -35,7 +35,7 @@ const screens: Record<ViewName, ViewComponent> = {
   apk: otaManage,
   // The spec's older list variant of the APK page (type 1's menu): the same repository screen,
   // which searches, uploads with a remark and installs to panels chosen by key or name.
-  apkRenew: lazy(() => import('../apk/ApkView')),
+  apkRenew: lazy(withOtaCatalogs(() => import('../apk/ApkView'))),
   operationLog: lazy(() => import('../logs/OperationLogView')),
   abnormalLog: otaLog,
   errorMsg: lazy(() => import('../tips/ErrorTipsView')),

@@ -5,13 +5,16 @@ import { deviceDetail } from '@panelfleet/contract';
 import { alreadyReported, call } from '../../../api/client';
 import { NOTICE_SECONDS } from '../../../api/ReplyEffects';
 import { CONTRACT_NS } from '../../../i18n';
-import { afterUninstall, isSelectable, uninstallDisabled } from './appSelection';
+import { afterUninstall, isSelectable, renewDisabled, uninstallDisabled } from './appSelection';
 
 type DeviceApp = deviceDetail.DeviceApp;
 
 const toMb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-/** Tab 4: the apps the panel reports; uninstall user apps, renew once an APK repository exists. */
+/**
+ * Tab 4: the apps the panel reports, with the newer version the APK repository holds of the same
+ * package and signer; renew (an install task per app) or uninstall user apps.
+ */
 export function AppsTab({
   deviceId,
   online,
@@ -27,6 +30,7 @@ export function AppsTab({
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<string[]>([]);
   const [uninstalling, setUninstalling] = useState(false);
+  const [renewing, setRenewing] = useState(false);
   const needsLoad = useRef(true);
 
   const load = useCallback(async () => {
@@ -96,6 +100,26 @@ export function AppsTab({
     });
   };
 
+  const renew = async () => {
+    if (!chosen.length) {
+      void message.warning(t('deviceManage.SelectApkRenew', { ns: CONTRACT_NS }), NOTICE_SECONDS);
+      return;
+    }
+    setRenewing(true);
+    try {
+      const reply = await call(deviceDetail.upgradeApk, {
+        deviceId,
+        packageNames: chosen.map((a) => a.packageName).join(','),
+      });
+      setSelected([]);
+      void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
+    } catch (error) {
+      alreadyReported(error);
+    } finally {
+      setRenewing(false);
+    }
+  };
+
   const columns: TableColumnsType<DeviceApp> = [
     { title: t('deviceDetail.appName'), dataIndex: 'appName', ellipsis: { showTitle: true } },
     { title: t('deviceDetail.version'), dataIndex: 'versionName', width: 78, ellipsis: { showTitle: true } },
@@ -103,7 +127,14 @@ export function AppsTab({
       title: t('deviceDetail.newVersion'),
       dataIndex: 'newVersionName',
       width: 78,
-      render: (_, a) => a.newVersionName ?? '—',
+      render: (_, a) =>
+        a.newVersionName === null ? (
+          '—'
+        ) : (
+          <Tag color="blue" data-testid={`app-new-version-${a.packageName}`}>
+            {a.newVersionName}
+          </Tag>
+        ),
     },
     { title: t('deviceDetail.appSize'), dataIndex: 'appSize', width: 84, render: (_, a) => toMb(a.appSize) },
     {
@@ -122,8 +153,14 @@ export function AppsTab({
   return (
     <div data-testid="detail-apps">
       <Space style={{ marginBottom: 8 }}>
-        <Tooltip title={t('deviceDetail.renewLater')}>
-          <Button disabled data-testid="apps-renew">
+        <Tooltip title={renewDisabled(chosen, online) ? t('deviceDetail.renewLater') : undefined}>
+          <Button
+            type="primary"
+            disabled={renewDisabled(chosen, online)}
+            loading={renewing}
+            onClick={() => void renew()}
+            data-testid="apps-renew"
+          >
             {t('deviceDetail.renew')}
           </Button>
         </Tooltip>

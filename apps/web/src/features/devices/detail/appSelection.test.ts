@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { deviceDetail } from '@panelfleet/contract';
-import { afterUninstall, isSelectable, uninstallDisabled } from './appSelection';
+import { afterUninstall, isSelectable, renewDisabled, uninstallDisabled } from './appSelection';
 
 const app = (
   packageName: string,
@@ -42,5 +42,14 @@ describe('app selection (spec 2 section 4)', () => {
       ['b', 'uninstall'],
       ['c', 'normal'],
     ]);
+  });
+
+  it('enables Renew only when every selected app has a newer version, none is uninstalling and the panel is online', () => {
+    const newer = (name: string) => ({ ...app(name, 0), newVersionName: '2' });
+    expect(renewDisabled([newer('a'), newer('b')], true)).toBe(false);
+    expect(renewDisabled([newer('a'), app('b', 0)], true)).toBe(true);
+    expect(renewDisabled([{ ...newer('a'), status: 'uninstall' }], true)).toBe(true);
+    expect(renewDisabled([newer('a')], false)).toBe(true);
+    expect(renewDisabled([], true)).toBe(true);
   });
 });

@@ -23,3 +23,15 @@ export function afterUninstall(
     .filter((a) => result.get(a.packageName) !== true)
     .map((a) => (result.get(a.packageName) === false ? { ...a, status: 'uninstall' as const } : a));
 }
+
+/**
+ * Renew is enabled only when every selected app has a newer version in the APK repository, none
+ * is being uninstalled and the panel is online (spec 2 section 4).
+ */
+export function renewDisabled(selected: App[], online: boolean): boolean {
+  return (
+    !online ||
+    selected.length === 0 ||
+    selected.some((a) => a.newVersionName === null || a.status === 'uninstall')
+  );
+}

@@ -6,12 +6,12 @@ const POLL_MS = 5000;
 const RELOAD_AFTER_MS = 800;
 
 /**
- * Task progress as the server publishes it (live events of kind "ota"): the latest counts per
+ * Task progress as the server publishes it (live events of a kind of task, "ota" unless told): the latest counts per
  * task, and a reload of the list soon after a change (states, waves), at most every 0.8 s. While
  * the stream is down the list is polled every 5 s instead (the spec's polling). Nothing listens
  * or polls while `active` is false (a closed dialog, a list without open tasks).
  */
-export function useLiveTaskProgress(reload: () => void, active: boolean) {
+export function useLiveTaskProgress(reload: () => void, active: boolean, kind = 'ota') {
   const [progress, setProgress] = useState<Record<number, TaskCounts & { finished: boolean }>>({});
   const timer = useRef<number | undefined>(undefined);
   const reloadRef = useRef(reload);
@@ -19,7 +19,7 @@ export function useLiveTaskProgress(reload: () => void, active: boolean) {
     reloadRef.current = reload;
   });
   const connected = useLiveEvents((event) => {
-    if (event.type !== 'taskProgress' || event.kind !== 'ota') return;
+    if (event.type !== 'taskProgress' || event.kind !== kind) return;
     setProgress((old) => ({
       ...old,
       [Number(event.taskId)]: {
@@ -36,6 +36,11 @@ export function useLiveTaskProgress(reload: () => void, active: boolean) {
       }, RELOAD_AFTER_MS);
   }, active);
   useEffect(() => () => window.clearTimeout(timer.current), []);
+  // Progress published before this view listened (a task that finished while its dialog opened)
+  // is read once the stream is up.
+  useEffect(() => {
+    if (active && connected) reloadRef.current();
+  }, [active, connected]);
   const interval = active ? pollWhile(connected, POLL_MS) : false;
   useEffect(() => {
     if (interval === false) return;
