@@ -169,4 +169,61 @@ describe.each(backends)('APK installs on simulated panels on %s', (backend) => {
       .execute();
     expect(tasks).toHaveLength(1);
   });
+
+  it('cancelling a panel whose download runs stops it there (APK_CANCEL): the app is not installed', async () => {
+    const card = apk.uploadApk.reply.parse(
+      ok(
+        await operator.post('/apkUpgrade/uploadApkPackage', {
+          uploadId: await upload(
+            await buildApk(
+              {
+                packageName: 'com.riverside.atlas',
+                versionCode: 1,
+                versionName: '1.0.0',
+                label: 'Atlas',
+                padding: 4 * 1024 * 1024,
+              },
+              signer,
+            ),
+          ),
+          mark: 'A-T-L-S',
+        }),
+        'card',
+      ),
+    ).dataObject;
+    const target = devices[1]!;
+    proxy.slow.add(target.device_key);
+    const task = apk.installApk.reply.parse(
+      ok(
+        await operator.post('/apkUpgrade/install', {
+          apkVersionId: String(card.apkVersionId),
+          deviceIds: String(target.id),
+        }),
+        'install',
+      ),
+    ).dataObject;
+    await waitFor('the download to run', async () => {
+      const [row] = await targets(task.taskId);
+      return row?.state === 'downloading';
+    });
+    ok(await operator.post('/apkUpgrade/cancelInstallTask', { apkTaskId: String(task.taskId) }), 'cancel');
+    const cancelOrder = await waitFor('APK_CANCEL acknowledged', async () => {
+      const c = await server.app.db.kysely
+        .selectFrom('commands')
+        .select('status')
+        .where('order_code', '=', 'APK_CANCEL')
+        .where('device_id', '=', target.id)
+        .executeTakeFirst();
+      return c?.status === 'succeeded' ? c : undefined;
+    });
+    expect(cancelOrder.status).toBe('succeeded');
+    expect((await targets(task.taskId))[0]).toMatchObject({ state: 'cancelled' });
+    const panel = fleet.panels.find((p) => p.serial === target.device_key)!;
+    await waitFor('the stopped download reported', () =>
+      panel.apkFailures.some((f) => f.detail === 'cancelled'),
+    );
+    expect(panel.apps.map((a) => a.packageName)).not.toContain('com.riverside.atlas');
+    expect(await appsOf(target.id, 'com.riverside.atlas')).toEqual([]);
+    proxy.slow.clear();
+  });
 });

@@ -12,7 +12,7 @@ export interface DownloadRequest {
   /** Network attempts (each resumes where the last one stopped). */
   maxAttempts?: number;
   retryDelayMs?: number;
-  /** Stops the download (an OTA_CANCEL): the result is `cancelled`. */
+  /** Stops the download (an OTA_CANCEL or APK_CANCEL): the result is `cancelled`. */
   signal?: AbortSignal;
   /** Test hook: a corrupted image (a byte flipped as it arrives) fails its SHA-256. */
   corrupt?: boolean;

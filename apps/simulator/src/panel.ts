@@ -63,8 +63,8 @@ export class SimulatedPanel {
   /** The platform certificate it trusts (protocol 5.8), kept across reboots; its fingerprint is reported. */
   certificate: device.CertificateValue | undefined;
   private credentials: device.EnrollmentReply | undefined;
-  /** OTA downloads in progress by command id (OTA_CANCEL stops them). */
-  private readonly otaDownloads = new Map<string, AbortController>();
+  /** OTA and APK downloads in progress by command id (OTA_CANCEL and APK_CANCEL stop them). */
+  private readonly downloads = new Map<string, AbortController>();
   /** Test hook: the next OTA download arrives corrupted. */
   corruptNextOta = false;
   /** Test hook: the next APK install fails at installing with this reason (the installer's error). */
@@ -382,8 +382,9 @@ export class SimulatedPanel {
         await this.publish('settings', this.settings);
         break;
       }
-      case 'OTA_CANCEL': {
-        const running = this.otaDownloads.get((cmd.value as { id: string }).id);
+      case 'OTA_CANCEL':
+      case 'APK_CANCEL': {
+        const running = this.downloads.get((cmd.value as { id: string }).id);
         if (!running) return this.ack({ v: 1, id: cmd.id, result: 'failed', detail: 'notRunning' });
         running.abort();
         break;
@@ -506,7 +507,7 @@ export class SimulatedPanel {
     this.state.otaTotal = ota.size;
     await this.publish('state', { v: 1, otaCurrent: 0, otaTotal: ota.size });
     const abort = new AbortController();
-    this.otaDownloads.set(id, abort);
+    this.downloads.set(id, abort);
     const corrupt = this.corruptNextOta || Math.random() < (this.options.otaCorruptRate ?? 0);
     this.corruptNextOta = false;
     const result = await downloadVerified({
@@ -526,7 +527,7 @@ export class SimulatedPanel {
           this.options.log(`${this.serial}: progress: ${String(err)}`),
         );
       },
-    }).finally(() => this.otaDownloads.delete(id));
+    }).finally(() => this.downloads.delete(id));
     if (!result.ok) {
       this.options.log(`${this.serial}: OTA ${ota.version} failed: ${result.reason}`);
       await this.publish('state', { v: 1, otaCurrent: this.state.otaCurrent, otaTotal: ota.size });
@@ -588,12 +589,15 @@ export class SimulatedPanel {
     this.state.apkCurrent = 0;
     this.state.apkTotal = app.size;
     await this.publish('state', { v: 1, apkCurrent: 0, apkTotal: app.size });
+    const abort = new AbortController();
+    this.downloads.set(id, abort);
     const result = await downloadVerified({
       url: app.url,
       size: app.size,
       sha256: app.sha256,
       username: creds.username,
       password: creds.password,
+      signal: abort.signal,
       progress: (received, total) => {
         this.state.apkCurrent = received;
         if (this.now() - reportedAt < (this.options.progressMs ?? 5000) || received === total) return;
@@ -602,7 +606,7 @@ export class SimulatedPanel {
           this.options.log(`${this.serial}: progress: ${String(err)}`),
         );
       },
-    });
+    }).finally(() => this.downloads.delete(id));
     if (!result.ok) {
       this.options.log(`${this.serial}: APK ${app.packageName} failed: ${result.reason}`);
       await this.publish('state', { v: 1, apkCurrent: this.state.apkCurrent, apkTotal: app.size });

@@ -28,6 +28,8 @@ export const ORDERS = {
   otaCancel: 'OTA_CANCEL',
   /** Download an APK over HTTP (signed URL), verify its SHA-256, install or update it. Sent by the server only. */
   apkInstall: 'APK',
+  /** Stop an APK download in progress (the operator cancelled the panel in its install task). */
+  apkCancel: 'APK_CANCEL',
 } as const;
 export type Order = (typeof ORDERS)[keyof typeof ORDERS];
 export const ORDER_CODES = Object.values(ORDERS) as [Order, ...Order[]];
@@ -150,6 +152,9 @@ export type ApkInstallValue = z.infer<typeof apkInstallValue>;
 /** Stop the OTA command `id` if its download is still running (a verifying or installing panel finishes). */
 export const otaCancelValue = z.object({ id: z.string().uuid() });
 
+/** Stop the APK command `id` if its download is still running (a verifying or installing panel finishes). */
+export const apkCancelValue = otaCancelValue;
+
 /**
  * Orders only the server composes (a relay's Wake-on-LAN, an OTA with its signed URL, a
  * notification checked by /sendMessage/insert with its signed audio URL): refused as raw commands.
@@ -161,6 +166,7 @@ export const SERVER_ONLY_ORDERS: readonly Order[] = [
   'CERTIFICATE',
   'OTA_CANCEL',
   'APK',
+  'APK_CANCEL',
 ];
 
 /** Longest certificate bundle (PEM text) a panel is sent: a leaf and a few intermediates fit easily. */
@@ -200,6 +206,7 @@ export const orderValueSchemas = {
   CERTIFICATE: certificateValue,
   OTA_CANCEL: otaCancelValue,
   APK: apkInstallValue,
+  APK_CANCEL: apkCancelValue,
 } satisfies Record<Order, z.ZodType>;
 
 export type OrderValue<O extends Order> = z.infer<(typeof orderValueSchemas)[O]>;

@@ -22,6 +22,7 @@ export interface ApkPayload {
 export class ApkRolloutKind implements RolloutKind {
   readonly kind = 'apk';
   readonly order = 'APK' as const;
+  readonly cancelOrder = 'APK_CANCEL' as const;
   readonly ttlMs = OTA_TTL_MS;
 
   constructor(private readonly apks: ApkRepository) {}
