@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { apk, device, deviceDetail } from '@panelfleet/contract';
+import { apk, device, deviceDetail, uploads } from '@panelfleet/contract';
 import { apkSigner, buildApk, type ApkSpec } from '../../apps/server/test/apk-fixtures.js';
 import { apiCall } from '../support/api.js';
 import { snapshot } from '../support/screenshots.js';
@@ -54,7 +54,7 @@ async function cards(page: Page) {
   return (await apiCall(page, url, apk.listApkCards, { start: 1, size: 100 })).listObject;
 }
 
-test('upload an APK: the card shows the label and icon read from it; cancel a slow upload', async ({
+test('upload an APK: the card shows the label and icon read from it; cancel a slow upload, resume one cut by a reload', async ({
   page,
 }) => {
   await openApkView(page, 'en-US');
@@ -84,12 +84,41 @@ test('upload an APK: the card shows the label and icon read from it; cancel a sl
   await expect(progress).toBeHidden();
   await expect(page.getByText('Cancelled')).toBeVisible();
   expect((await cards(page)).some((c) => c.packageName === `${PKG}.big`)).toBe(false);
+
+  // The same APK again, cut by a reload at a few MB: choosing it again resumes that upload.
+  const fillBig = async () => {
+    await page.getByTestId('apk-upload').click();
+    await page.getByTestId('apk-form-apk').locator('input[type=file]').setInputFiles(big);
+    for (const [i, part] of ['RS', 'BIG', '24', 'X'].entries())
+      await page.getByTestId(`apk-mark-${i}`).fill(part);
+    await page.getByTestId('apk-form-apk').getByRole('button', { name: 'OK' }).click();
+  };
+  await fillBig();
+  await expect(page.getByTestId('apk-progress-mb')).toHaveText(/^[2-9]\.\d MB \/ 12\.\d MB$/, {
+    timeout: 20_000,
+  });
+  const stored = await page.evaluate(() =>
+    Object.entries(localStorage)
+      .filter(([key]) => key.startsWith('tus::'))
+      .map(([, value]) => (JSON.parse(value) as { uploadUrl: string }).uploadUrl),
+  );
+  expect(stored).toHaveLength(1);
+  const uploadId = stored[0]!.split('/').pop()!;
+  await page.reload();
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
     latency: 0,
     downloadThroughput: -1,
     uploadThroughput: -1,
   });
+  const partial = (await apiCall(page, url, uploads.getUpload, { uploadId })).dataObject;
+  expect(partial.offset).toBeGreaterThan(0);
+  expect(partial.offset).toBeLessThan(12 * 1024 * 1024);
+  expect((await cards(page)).some((c) => c.packageName === `${PKG}.big`)).toBe(false);
+  await fillBig();
+  await expect(page.getByTestId(`apk-card-${PKG}.big`)).toBeVisible({ timeout: 30_000 });
+  // The cut upload became the APK (a new upload would have left it receiving).
+  await expect(apiCall(page, url, uploads.getUpload, { uploadId })).rejects.toThrow(/does not exist/);
 
   // A real one: the form (file, four-box mark, description), then the card.
   const first = await apkFile('board-1.apk', {
