@@ -32,7 +32,7 @@ import { useConfirmAction } from '../../lists/useConfirmAction';
 import { ApkIcon } from './ApkView';
 import { InstallModal } from './InstallModal';
 import { InstallTaskModal } from './InstallTasks';
-import { megabytes } from './resumableUpload';
+import { megabytes } from '../../format/fileSize';
 import { useUploadFlow } from './useUploadFlow';
 
 /**

@@ -11,7 +11,7 @@ import { useOtaAccess } from '../ota/manage/useOtaAccess';
 import { ApkDetail } from './ApkDetail';
 import { InstallTasksModal } from './InstallTasks';
 import { DEFAULT_ICON } from './defaultIcon';
-import { megabytes } from './resumableUpload';
+import { megabytes } from '../../format/fileSize';
 import { useUploadFlow } from './useUploadFlow';
 
 /** The APK list's page sizes (spec 3 section 2.6): 1, 10, 20, 30, 50, default 20. */

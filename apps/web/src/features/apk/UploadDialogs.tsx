@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { apk } from '@panelfleet/contract';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { CONTRACT_NS } from '../../i18n';
-import { megabytes, type UploadProgress } from './resumableUpload';
+import { megabytes } from '../../format/fileSize';
+import type { UploadProgress } from '../../uploads/resumableUpload';
 
 /** What the form dialogs hand to the upload flow. */
 export interface UploadRequest {

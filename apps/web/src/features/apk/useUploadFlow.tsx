@@ -5,7 +5,12 @@ import type { Language } from '@panelfleet/contract';
 import { ApiError } from '../../api/client';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { ProgressModal, UploadFormModal, type UploadMode, type UploadRequest } from './UploadDialogs';
-import { startUpload, UploadCancelled, type RunningUpload, type UploadProgress } from './resumableUpload';
+import {
+  startUpload,
+  UploadCancelled,
+  type RunningUpload,
+  type UploadProgress,
+} from '../../uploads/resumableUpload';
 
 /**
  * The upload flow of spec 3 section 4: the form dialog validates the file, closes, and the

@@ -13,7 +13,7 @@ import { ForceUpgradeModal } from '../force/ForceUpgradeModal';
 import { useOtaAccess } from '../manage/useOtaAccess';
 import { DescriptionsModal } from './DescriptionsModal';
 import { EditFileModal } from './EditFileModal';
-import { formatFileSize } from './fileSize';
+import { formatFileSize } from '../../../format/fileSize';
 import { UploadFlow } from './UploadFlow';
 import { ViewFileModal } from './ViewFileModal';
 

@@ -10,10 +10,15 @@ import { SESSION_QUERY_KEY } from '../../../app/queryClient';
 import { CONTRACT_NS } from '../../../i18n';
 import { testHook } from '../../../lists/FormModal';
 import { FileFields, type FileFieldValues } from './FileFields';
-import { formatFileSize } from './fileSize';
+import { formatFileSize } from '../../../format/fileSize';
 import { idCsv } from './useFileOptions';
 import { UploadProgressModal } from './UploadProgressModal';
-import { hasUnfinishedUpload, startUpload, type RunningUpload } from './tusUpload';
+import {
+  hasUnfinishedUpload,
+  startUpload,
+  UploadCancelled,
+  type RunningUpload,
+} from '../../../uploads/resumableUpload';
 
 interface UploadValues extends FileFieldValues {
   /** The chosen file's name (the File itself is kept aside). */
@@ -93,19 +98,20 @@ export function UploadFlow({ open, onClose, onSaved }: { open: boolean; onClose(
     if (uploadId) return insert(uploadId, values);
     setProgress({ sent: 0, total: file.size });
     setStage('uploading');
-    running.current = await startUpload(file, i18n.language, {
-      onProgress: (sent, total) => setProgress({ sent, total }),
-      onSuccess: (id) => {
-        running.current = undefined;
-        setUploadId(id);
-        void insert(id, values);
-      },
-      onError: (text) => {
-        running.current = undefined;
-        setStage('form');
-        void message.error(text, NOTICE_SECONDS);
-      },
-    });
+    const upload = startUpload(file, 'firmware', i18n.language, setProgress);
+    running.current = upload;
+    try {
+      const id = await upload.done;
+      running.current = undefined;
+      setUploadId(id);
+      void insert(id, values);
+    } catch (error) {
+      // A cancel ends the flow itself (below); anything else is the server's or the network's word.
+      if (error instanceof UploadCancelled) return;
+      running.current = undefined;
+      setStage('form');
+      void message.error((error as Error).message, NOTICE_SECONDS);
+    }
   };
 
   const cancel = async () => {

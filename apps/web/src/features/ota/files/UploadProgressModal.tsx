@@ -1,6 +1,6 @@
 import { Button, Modal, Progress, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { megabytes } from './fileSize';
+import { megabytes } from '../../../format/fileSize';
 
 interface UploadProgressModalProps {
   open: boolean;

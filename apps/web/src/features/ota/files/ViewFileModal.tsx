@@ -5,7 +5,7 @@ import { ota } from '@panelfleet/contract';
 import { call } from '../../../api/client';
 import { SESSION_QUERY_KEY } from '../../../app/queryClient';
 import { formatDateTime } from '../../../format/dateTime';
-import { formatFileSize } from './fileSize';
+import { formatFileSize } from '../../../format/fileSize';
 
 /** View file: what it is, its hashes, the signed manifest and its Ed25519 signature, and the key that verifies it. */
 export function ViewFileModal({ fileId, onClose }: { fileId: number | undefined; onClose(): void }) {

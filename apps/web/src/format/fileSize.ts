@@ -8,5 +8,5 @@ export function formatFileSize(bytes: number): string {
   return `${bytes} B`;
 }
 
-/** Megabytes with 1 decimal, as the progress dialogs show them (bytes / 1048576). */
-export const megabytes = (bytes: number): string => (bytes / MB).toFixed(1);
+/** Bytes as MB (bytes / 1048576) with `digits` decimals, as spec 3 section 9 shows them (progress dialogs: 1). */
+export const megabytes = (bytes: number, digits = 1): string => (bytes / MB).toFixed(digits);
