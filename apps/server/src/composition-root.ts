@@ -129,6 +129,9 @@ import { outboxMailer, smtpMailer } from './modules/mail/mailer.js';
 import { MaterialRepository } from './modules/materials/repository.js';
 import { materialRoutes } from './modules/materials/routes.js';
 import { MaterialService } from './modules/materials/service.js';
+import { ProgramRepository } from './modules/programs/repository.js';
+import { programRoutes } from './modules/programs/routes.js';
+import { ProgramService } from './modules/programs/service.js';
 import { NotificationRepository } from './modules/notifications/repository.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { NotificationService } from './modules/notifications/service.js';
@@ -823,14 +826,23 @@ export async function compose({
   gateway.addSettingsSink((known, report) => certificateReports.record(known, report));
   certificateRoutes(router, certificate);
 
-  // ---- notifications, audio materials, screen time ----
+  // ---- notifications, materials (audio, images, videos), programs and their approval, screen time ----
+  const programRecords = new ProgramRepository(kysely);
   const materials = new MaterialService({
     repository: new MaterialRepository(kysely),
     log: operations,
     clock,
     folder: path.join(downloads.root, 'materials'),
+    inUse: (orgId, materialId) => programRecords.materialInUse(orgId, materialId),
   });
   materialRoutes(router, materials);
+  const programService = new ProgramService({
+    repository: programRecords,
+    materials,
+    log: operations,
+    clock,
+  });
+  programRoutes(router, programService);
   notificationRoutes(
     router,
     new NotificationService({

@@ -166,7 +166,12 @@ describe.each(backends)('audio materials on %s', (backend) => {
         Buffer.concat([wavTone(0.1), Buffer.alloc(materials.AUDIO_MAX_BYTES + 2 * 1024 * 1024)]),
         'The file may be at most 20 MB',
       ],
-      ['tone.wav', wavTone(0.1), 'Only audio materials (file type 2) are kept here', { fileType: '1' }],
+      [
+        'tone.wav',
+        wavTone(0.1),
+        'The file type must be 1 (image), 2 (audio) or 3 (video)',
+        { fileType: '4' },
+      ],
     ];
     for (const [name, bytes, message, fields] of cases) {
       const reply = await upload(operator, name, bytes, fields);
@@ -193,12 +198,12 @@ describe.each(backends)('audio materials on %s', (backend) => {
     expect((await list(otherCustomer)).map((m) => m.materialId)).not.toContain(mine.materialId);
     expect(
       (await otherCustomer.post('/material/deleteMaterial', { materialId: String(mine.materialId) })).body,
-    ).toMatchObject({ hhtStatus: 'fail', hhtMsg: 'No such audio' });
+    ).toMatchObject({ hhtStatus: 'fail', hhtMsg: 'No such material' });
     const foreignFile = await otherCustomer.get(`/material/file?materialId=${mine.materialId}`);
-    expect(foreignFile.body).toMatchObject({ hhtStatus: 'fail', hhtMsg: 'No such audio' });
+    expect(foreignFile.body).toMatchObject({ hhtStatus: 'fail', hhtMsg: 'No such material' });
     expect((await operator.post('/material/deleteMaterial', { materialId: '98765' })).body).toMatchObject({
       hhtStatus: 'fail',
-      hhtMsg: 'No such audio',
+      hhtMsg: 'No such material',
     });
 
     const manager = await signedIn(server, 'manager1', 'manager123');

@@ -24,6 +24,8 @@ export type Access =
       readonly programRoles?: readonly number[];
       /** Message key of the refusal a signed-in user of another type gets (default common.forbidden). */
       readonly refusal?: string;
+      /** Message key of the refusal a user of another program role gets (default common.forbidden). */
+      readonly programRoleRefusal?: string;
     };
 
 export type UserAccess = Extract<Access, { kind: 'user' }>;
@@ -39,6 +41,7 @@ export function users(
     deployment?: 'any' | 'standard';
     programRoles?: readonly number[];
     refusal?: string;
+    programRoleRefusal?: string;
   } = {},
 ): UserAccess {
   return {
@@ -48,6 +51,7 @@ export function users(
     deployment: options.deployment ?? 'standard',
     ...(options.programRoles ? { programRoles: options.programRoles } : {}),
     ...(options.refusal ? { refusal: options.refusal } : {}),
+    ...(options.programRoleRefusal ? { programRoleRefusal: options.programRoleRefusal } : {}),
   };
 }
 

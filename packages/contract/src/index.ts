@@ -21,6 +21,7 @@ export * as certificate from './calls/certificate.js';
 export * as uploads from './calls/uploads.js';
 export * as ota from './calls/ota.js';
 export * as apk from './calls/apk.js';
+export * as programs from './calls/programs.js';
 export * as otaRules from './calls/ota-rules.js';
 export * from './rollouts.js';
 export * as reports from './calls/reports.js';

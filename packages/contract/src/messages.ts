@@ -13,6 +13,8 @@ import dashboardEnUS from './i18n/dashboard.en-US.json' with { type: 'json' };
 import dashboardZhCN from './i18n/dashboard.zh-CN.json' with { type: 'json' };
 import apkEnUS from './i18n/apk.en-US.json' with { type: 'json' };
 import apkZhCN from './i18n/apk.zh-CN.json' with { type: 'json' };
+import programsEnUS from './i18n/programs.en-US.json' with { type: 'json' };
+import programsZhCN from './i18n/programs.zh-CN.json' with { type: 'json' };
 
 // One pair of files per area (`i18n/<area>.en-US.json`, `i18n/<area>.zh-CN.json`) beside the
 // shared pair, so that areas add messages without touching each other's files.
@@ -23,6 +25,7 @@ const areas: { 'en-US': Record<string, unknown>; 'zh-CN': Record<string, unknown
   { 'en-US': reportsEnUS, 'zh-CN': reportsZhCN },
   { 'en-US': dashboardEnUS, 'zh-CN': dashboardZhCN },
   { 'en-US': apkEnUS, 'zh-CN': apkZhCN },
+  { 'en-US': programsEnUS, 'zh-CN': programsZhCN },
 ];
 
 const bases = { 'en-US': enUSBase, 'zh-CN': zhCNBase };

@@ -9,6 +9,7 @@ import type { OtaTables } from './schema-ota.js';
 import type { ApkTables } from './schema-apk.js';
 import type { ReportTables } from './schema-reports.js';
 import type { DashboardTables } from './schema-dashboards.js';
+import type { ProgramTables } from './schema-programs.js';
 import type { Generated, GeneratedAlways } from 'kysely';
 
 /** Times are epoch milliseconds everywhere (INTEGER in SQLite, BIGINT in PostgreSQL). */
@@ -252,7 +253,8 @@ export interface Database
     OtaTables,
     ApkTables,
     ReportTables,
-    DashboardTables {
+    DashboardTables,
+    ProgramTables {
   organisations: OrganisationsTable;
   users: UsersTable;
   sessions: SessionsTable;

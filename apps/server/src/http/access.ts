@@ -79,7 +79,11 @@ export async function authorize(
       const refusal = userRefusal(access, session.user, deps.special);
       if (refusal)
         throw new AppError(
-          refusal === 'wrongType' ? (access.refusal ?? REFUSAL_KEYS.wrongType) : REFUSAL_KEYS[refusal],
+          refusal === 'wrongType'
+            ? (access.refusal ?? REFUSAL_KEYS.wrongType)
+            : refusal === 'wrongProgramRole'
+              ? (access.programRoleRefusal ?? REFUSAL_KEYS.wrongProgramRole)
+              : REFUSAL_KEYS[refusal],
           403,
         );
       return { session };

@@ -21,6 +21,7 @@ import * as dashboard from './dashboard.js';
 import * as live from './live.js';
 import * as health from './health.js';
 import * as apk from './apk.js';
+import * as programs from './programs.js';
 
 const isCall = (value: unknown): value is CallDef =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'reply' in value;
@@ -49,4 +50,5 @@ export const allCalls: CallDef[] = [
   live,
   health,
   apk,
+  programs,
 ].flatMap((group) => (Object.values(group) as unknown[]).filter(isCall));

@@ -7,13 +7,36 @@ import { emptyReply, itemReply, listReply } from '../envelope.js';
 
 const tag = 'materials';
 
-/** Material file types; 2 is audio (notification sounds). */
-export const MATERIAL_FILE_TYPES = { audio: 2 } as const;
+/** Material file types: 2 is audio (notification sounds, spec 2); 1 images and 3 videos feed programs. */
+export const MATERIAL_FILE_TYPES = { image: 1, audio: 2, video: 3 } as const;
+export type MaterialKind = keyof typeof MATERIAL_FILE_TYPES;
+export const MATERIAL_KIND_OF: Record<number, MaterialKind> = { 1: 'image', 2: 'audio', 3: 'video' };
 
 /** Audio uploads (spec 2 section 5): at most 20 MB, one of these formats, recognised by content. */
 export const AUDIO_MAX_BYTES = 20 * 1024 * 1024;
 export const AUDIO_FORMATS = ['mp3', 'wma', 'wav', 'amr', 'aac', 'ogg', 'mp4', 'flac', 'ape'] as const;
 export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+
+/** Program media (not in the spec, which shows audio only): recognised by content, never by name. */
+export const IMAGE_FORMATS = ['png', 'jpg', 'gif', 'webp'] as const;
+export const VIDEO_FORMATS = ['mp4', 'webm', 'mkv', 'avi', 'mov'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+export type VideoFormat = (typeof VIDEO_FORMATS)[number];
+export type MediaFormat = AudioFormat | ImageFormat | VideoFormat;
+export const MEDIA_FORMATS = [...new Set([...AUDIO_FORMATS, ...IMAGE_FORMATS, ...VIDEO_FORMATS])] as [
+  MediaFormat,
+  ...MediaFormat[],
+];
+/** Names an image may carry (jpeg is jpg). */
+export const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'webp'] as const;
+export const VIDEO_EXTENSIONS = ['mp4', 'm4v', 'webm', 'mkv', 'avi', 'mov'] as const;
+export const IMAGE_MAX_BYTES = 20 * 1024 * 1024;
+export const VIDEO_MAX_BYTES = 200 * 1024 * 1024;
+export const MAX_BYTES_OF: Record<MaterialKind, number> = {
+  image: IMAGE_MAX_BYTES,
+  audio: 20 * 1024 * 1024,
+  video: VIDEO_MAX_BYTES,
+};
 
 /** The file-name extension of `name`, lower case, or '' when it has none. */
 export const extensionOf = (name: string) => {
@@ -22,6 +45,13 @@ export const extensionOf = (name: string) => {
 };
 export const isAudioFileName = (name: string) =>
   (AUDIO_FORMATS as readonly string[]).includes(extensionOf(name));
+const EXTENSIONS_OF: Record<MaterialKind, readonly string[]> = {
+  image: IMAGE_EXTENSIONS,
+  audio: AUDIO_FORMATS,
+  video: VIDEO_EXTENSIONS,
+};
+/** True when the name's extension is one of the kind's (the content is checked as well). */
+export const fitsKind = (kind: MaterialKind, name: string) => EXTENSIONS_OF[kind].includes(extensionOf(name));
 
 export const material = z.object({
   materialId: z.number().int(),
@@ -29,7 +59,9 @@ export const material = z.object({
   fileName: z.string(),
   fileType: z.number().int(),
   /** The format recognised from the content. */
-  format: z.enum(AUDIO_FORMATS),
+  format: z.enum(MEDIA_FORMATS),
+  /** Images: a small preview exists at /material/thumbnail. */
+  hasThumbnail: z.boolean(),
   fileSize: z.number().int(),
   sha256: z.string(),
   createTime: z.number(),
@@ -44,13 +76,13 @@ const materialId = z.coerce
 export const listMaterials = defineCall({
   method: 'GET',
   path: '/material/listMaterial',
-  summary: "The company's materials of one file type (2: audio), newest first",
+  summary: "The company's materials of one file type (1 image, 2 audio, 3 video), newest first",
   tag,
   access: callers.deviceOperators,
   params: z.object({
     fileType: z.coerce
       .number()
-      .pipe(z.literal(MATERIAL_FILE_TYPES.audio, { error: 'material.fileTypeInvalid' })),
+      .pipe(z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'material.fileTypeInvalid' })),
   }),
   reply: listReply(material),
 });
@@ -59,7 +91,7 @@ export const insertMaterial = defineCall({
   method: 'POST',
   path: '/material/insertMaterial',
   summary:
-    'Multipart: field fileType (2) first, then file uiFile (at most 20 MB; mp3, wma, wav, amr, aac, ogg, mp4, flac or ape, checked by content). Stored under a generated name with its SHA-256.',
+    'Multipart: field fileType first (2 audio: at most 20 MB, mp3, wma, wav, amr, aac, ogg, mp4, flac or ape; 1 image: at most 20 MB, png, jpg, gif or webp; 3 video: at most 200 MB, mp4, webm, mkv, avi or mov), then file uiFile, checked by content. Stored under a generated name with its SHA-256; images get a thumbnail.',
   tag,
   access: callers.deviceOperators,
   params: z.object({}),
@@ -83,11 +115,26 @@ export const materialFile = defineCall({
   tag,
   access: callers.deviceOperators,
   params: z.object({ materialId }),
-  // The server streams the file; the console hands the address to an <audio> element.
+  // The server streams the file; the console hands the address to an <audio>, <img> or <video> element.
   reply: z.custom<Uint8Array | AsyncIterable<Uint8Array>>(
     (value) =>
       value instanceof Uint8Array ||
       (typeof value === 'object' && value !== null && Symbol.asyncIterator in value),
   ),
-  produces: 'audio/*',
+  produces: 'audio/*, image/*, video/*',
+});
+
+export const materialThumbnail = defineCall({
+  method: 'GET',
+  path: '/material/thumbnail',
+  summary: "An image material's thumbnail (WebP, at most 320 px wide)",
+  tag,
+  access: callers.deviceOperators,
+  params: z.object({ materialId }),
+  reply: z.custom<Uint8Array | AsyncIterable<Uint8Array>>(
+    (value) =>
+      value instanceof Uint8Array ||
+      (typeof value === 'object' && value !== null && Symbol.asyncIterator in value),
+  ),
+  produces: 'image/webp',
 });

@@ -80,16 +80,3 @@ export function detectAudioFormat(head: Buffer, offset = 0): AudioFormat | undef
   if (isMp3Frame(head, offset)) return 'mp3';
   return undefined;
 }
-
-/** The media type the console's <audio> element is given for each format. */
-export const AUDIO_MEDIA_TYPES: Record<AudioFormat, string> = {
-  mp3: 'audio/mpeg',
-  wma: 'audio/x-ms-wma',
-  wav: 'audio/wav',
-  amr: 'audio/amr',
-  aac: 'audio/aac',
-  ogg: 'audio/ogg',
-  mp4: 'audio/mp4',
-  flac: 'audio/flac',
-  ape: 'audio/x-ape',
-};

@@ -27,6 +27,16 @@ export class MaterialRepository {
       .executeTakeFirst();
   }
 
+  findMany(orgId: number, ids: number[]): Promise<MaterialRecord[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.db
+      .selectFrom('materials')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('id', 'in', ids)
+      .execute();
+  }
+
   async insert(row: Insertable<MaterialsTable>): Promise<MaterialRecord> {
     return this.db.insertInto('materials').values(row).returningAll().executeTakeFirstOrThrow();
   }

@@ -3,7 +3,7 @@ import { materials, translate } from '@panelfleet/contract';
 import { Refusal } from '../../refusal.js';
 import type { Router } from '../../http/router.js';
 import { parseRange } from '../downloads/range.js';
-import { AUDIO_MEDIA_TYPES } from './audio-type.js';
+import { mediaTypeOf } from './media-type.js';
 import type { MaterialService } from './service.js';
 
 /** Room for the multipart framing and the small fields around a file of the maximum size. */
@@ -21,12 +21,12 @@ export function materialRoutes(router: Router, service: MaterialService) {
   });
 
   router.add(materials.insertMaterial, async ({ request, session, ip, language }) => {
-    // A declared size over the limit is refused before a byte of the body is read.
-    if (Number(request.headers['content-length'] ?? 0) > materials.AUDIO_MAX_BYTES + MULTIPART_OVERHEAD)
-      throw new Refusal('deviceManage.FileSize', 'tooLarge');
+    // A declared size over the largest kind's limit is refused before a byte of the body is read.
+    if (Number(request.headers['content-length'] ?? 0) > materials.VIDEO_MAX_BYTES + MULTIPART_OVERHEAD)
+      throw new Refusal('material.videoTooLarge', 'tooLarge');
     if (!request.isMultipart()) throw new Refusal('material.fileMissing', 'invalid');
     const part = await request.file({
-      limits: { fileSize: materials.AUDIO_MAX_BYTES, files: 1 },
+      limits: { fileSize: materials.VIDEO_MAX_BYTES, files: 1 },
       throwFileSizeLimit: false,
     });
     if (!part) throw new Refusal('material.fileMissing', 'invalid');
@@ -34,16 +34,33 @@ export function materialRoutes(router: Router, service: MaterialService) {
       if (part.fieldname !== 'uiFile') throw new Refusal('material.fileMissing', 'invalid');
       const fileType = part.fields.fileType;
       const declared =
-        fileType && 'value' in fileType
-          ? String(fileType.value)
-          : String(materials.MATERIAL_FILE_TYPES.audio);
-      if (declared !== String(materials.MATERIAL_FILE_TYPES.audio))
-        throw new Refusal('material.fileTypeInvalid', 'invalid');
-      const stored = await service.upload(session.user, ip, part.filename, {
-        stream: part.file,
-        truncated: () => part.file.truncated,
-      });
-      return { hhtStatus: 'success', hhtMsg: translate(language, 'material.uploaded'), dataObject: stored };
+        fileType && 'value' in fileType ? Number(fileType.value) : materials.MATERIAL_FILE_TYPES.audio;
+      const kind = materials.MATERIAL_KIND_OF[declared];
+      if (!kind) throw new Refusal('material.fileTypeInvalid', 'invalid');
+      const limit = materials.MAX_BYTES_OF[kind];
+      let received = 0;
+      let cut = false;
+      // The multipart limit is the largest kind's; each kind's own limit is counted here.
+      async function* limited(source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          if (cut) continue;
+          received += chunk.length;
+          if (received > limit) {
+            cut = true;
+            continue;
+          }
+          yield chunk;
+        }
+      }
+      const stored = await service.upload(
+        session.user,
+        ip,
+        part.filename,
+        { stream: limited(part.file), truncated: () => cut || part.file.truncated },
+        kind,
+      );
+      const message = kind === 'audio' ? 'material.uploaded' : 'material.mediaUploaded';
+      return { hhtStatus: 'success', hhtMsg: translate(language, message), dataObject: stored };
     } finally {
       // Whatever was refused, the browser is still sending: read the rest so it gets the reply.
       await drain(part.file);
@@ -51,8 +68,9 @@ export function materialRoutes(router: Router, service: MaterialService) {
   });
 
   router.add(materials.deleteMaterial, async ({ session, params, ip, language }) => {
-    await service.remove(session.user, ip, params.materialId);
-    return { hhtStatus: 'success', hhtMsg: translate(language, 'material.deleted') };
+    const kind = await service.remove(session.user, ip, params.materialId);
+    const message = kind === 'audio' ? 'material.deleted' : 'material.mediaDeleted';
+    return { hhtStatus: 'success', hhtMsg: translate(language, message) };
   });
 
   // The console's <audio> element asks for ranges to seek; the session scopes it to the company.
@@ -62,7 +80,7 @@ export function materialRoutes(router: Router, service: MaterialService) {
     const size = record.file_size;
     const range = parseRange(request.headers.range, size);
     reply
-      .type(AUDIO_MEDIA_TYPES[record.format as materials.AudioFormat])
+      .type(mediaTypeOf(record.file_type, record.format as materials.MediaFormat))
       .header('accept-ranges', 'bytes')
       .header('etag', `"${record.sha256}"`)
       .header('cache-control', 'private, no-store')
@@ -75,5 +93,15 @@ export function materialRoutes(router: Router, service: MaterialService) {
     if (range !== 'whole') reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
     reply.header('content-length', String(end - start + 1));
     return fs.createReadStream(path, { start, end });
+  });
+
+  materialThumbnailRoute(router, service);
+}
+
+function materialThumbnailRoute(router: Router, service: MaterialService) {
+  router.add(materials.materialThumbnail, async ({ session, params, reply }) => {
+    const file = await service.thumbnailOf(session.user.orgId, params.materialId);
+    reply.type('image/webp').header('cache-control', 'private, max-age=3600');
+    return fs.createReadStream(file);
   });
 }

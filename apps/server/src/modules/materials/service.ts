@@ -2,14 +2,21 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { materials } from '@panelfleet/contract';
+import sharp from 'sharp';
 import type { Clock } from '../../clock.js';
 import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { OperationLog } from '../operation-log/repository.js';
 import type { MaterialRecord, MaterialRepository } from './repository.js';
-import { receiveAudio, type IncomingFile } from './receive-audio.js';
+import { DETECTORS } from './media-type.js';
+import { receiveMedia, type IncomingFile } from './receive-media.js';
 
 const STORED_NAME = /^[a-f0-9]{32}\.[a-z0-9]{2,4}$/;
+/** Thumbnails of images: WebP, this wide at most. */
+const THUMB_WIDTH = 320;
+/** Decoding stops above this many pixels (a small file may announce a huge canvas). */
+const MAX_IMAGE_PIXELS = 100_000_000;
+const KIND_WORDS: Record<materials.MaterialKind, string> = { image: 'image', audio: 'audio', video: 'video' };
 const MAX_NAME_LENGTH = 255;
 
 /** The name as the browser gave it, without any folder part, cut to what the column holds. */
@@ -24,7 +31,8 @@ export const toMaterial = (row: MaterialRecord): materials.Material => ({
   materialId: row.id,
   fileName: row.file_name,
   fileType: row.file_type,
-  format: row.format as materials.AudioFormat,
+  format: row.format as materials.MediaFormat,
+  hasThumbnail: row.file_type === materials.MATERIAL_FILE_TYPES.image,
   fileSize: row.file_size,
   sha256: row.sha256,
   createTime: row.created_at,
@@ -36,8 +44,9 @@ export interface StoredFile {
 }
 
 /**
- * Audio materials of a customer: checked by name and by content before anything is kept, stored
- * under a generated name in DATA_DIR/files/materials with their SHA-256.
+ * Materials of a customer (audio for notifications; images and videos for programs): checked by
+ * name and by content before anything is kept, stored under a generated name in
+ * DATA_DIR/files/materials with their SHA-256; images are decoded once and get a WebP thumbnail.
  */
 export class MaterialService {
   readonly folder: string;
@@ -49,10 +58,12 @@ export class MaterialService {
       log: OperationLog;
       clock: Clock;
       folder: string;
+      /** Whether a program plays the material (wired by the composition root; programs sit above materials). */
+      inUse?: (orgId: number, materialId: number) => Promise<boolean>;
     },
   ) {
     this.folder = deps.folder;
-    fs.mkdirSync(this.folder, { recursive: true });
+    fs.mkdirSync(path.join(this.folder, 'thumbs'), { recursive: true });
   }
 
   async list(orgId: number, fileType: number) {
@@ -65,16 +76,20 @@ export class MaterialService {
     ip: string,
     fileName: string,
     file: IncomingFile,
+    kind: materials.MaterialKind = 'audio',
   ): Promise<materials.Material> {
     const name = displayName(fileName);
-    if (!materials.isAudioFileName(name)) throw new Refusal('deviceManage.FileFormat', 'invalid');
-    const received = await receiveAudio(file, this.folder);
+    const detector = DETECTORS[kind];
+    if (!materials.fitsKind(kind, name)) throw new Refusal(detector.refusal, 'invalid');
+    const received = await receiveMedia(file, this.folder, detector);
     const storedName = `${crypto.randomBytes(16).toString('hex')}.${received.format}`;
+    const thumb = this.thumbPath(storedName);
     try {
+      if (kind === 'image') await this.makeThumbnail(received.tempPath, thumb);
       await fs.promises.rename(received.tempPath, path.join(this.folder, storedName));
       const row = await this.deps.repository.insert({
         org_id: caller.orgId,
-        file_type: materials.MATERIAL_FILE_TYPES.audio,
+        file_type: materials.MATERIAL_FILE_TYPES[kind],
         file_name: name,
         stored_name: storedName,
         format: received.format,
@@ -87,27 +102,68 @@ export class MaterialService {
         caller,
         ip,
         'insertMaterial',
-        `uploaded audio ${name} (${received.format}, ${received.size} bytes, sha256 ${received.sha256})`,
+        `uploaded ${KIND_WORDS[kind]} ${name} (${received.format}, ${received.size} bytes, sha256 ${received.sha256})`,
       );
       return toMaterial(row);
     } catch (error) {
       await fs.promises.rm(received.tempPath, { force: true });
       await fs.promises.rm(path.join(this.folder, storedName), { force: true });
+      await fs.promises.rm(thumb, { force: true });
       throw error;
     }
   }
 
-  async remove(caller: SessionUser, ip: string, id: number): Promise<void> {
+  /** Decodes the whole image (a file with a valid header but broken data is refused) and writes its thumbnail. */
+  private async makeThumbnail(source: string, target: string) {
+    try {
+      await sharp(source, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+        .rotate()
+        .resize({ width: THUMB_WIDTH, withoutEnlargement: true })
+        .webp({ quality: 75 })
+        .toFile(target);
+    } catch {
+      // sharp's own message names the decoder's complaint; the operator needs only to know the file is unusable.
+      throw new Refusal('material.imageDamaged', 'invalid');
+    }
+  }
+
+  private thumbPath(storedName: string) {
+    return path.join(this.folder, 'thumbs', `${storedName.split('.')[0]}.webp`);
+  }
+
+  /** The thumbnail of an image of the organisation. */
+  async thumbnailOf(orgId: number, id: number): Promise<string> {
+    const record = await this.deps.repository.find(orgId, id);
+    if (!record || record.file_type !== materials.MATERIAL_FILE_TYPES.image)
+      throw new Refusal('material.notFound', 'notFound');
+    this.pathOf(record);
+    const file = this.thumbPath(record.stored_name);
+    if (!fs.existsSync(file)) throw new Refusal('material.notFound', 'notFound');
+    return file;
+  }
+
+  /** Materials of the organisation by id (a program's check that every one it names is the company's). */
+  async findMany(orgId: number, ids: number[]) {
+    return (await this.deps.repository.findMany(orgId, ids)).map(toMaterial);
+  }
+
+  /** Deletes a material that no program plays; returns its kind. */
+  async remove(caller: SessionUser, ip: string, id: number): Promise<materials.MaterialKind> {
     const row = await this.deps.repository.find(caller.orgId, id);
-    if (!row || !(await this.deps.repository.remove(caller.orgId, id)))
+    if (!row) throw new Refusal('material.notFound', 'notFound');
+    if (await this.deps.inUse?.(caller.orgId, id)) throw new Refusal('material.inUse', 'conflict');
+    if (!(await this.deps.repository.remove(caller.orgId, id)))
       throw new Refusal('material.notFound', 'notFound');
     await fs.promises.rm(this.pathOf(row), { force: true });
+    await fs.promises.rm(this.thumbPath(row.stored_name), { force: true });
+    const kind = materials.MATERIAL_KIND_OF[row.file_type] ?? 'audio';
     await this.deps.log.recordBy(
       caller,
       ip,
       'deleteMaterial',
-      `deleted audio ${row.file_name} (id ${row.id})`,
+      `deleted ${KIND_WORDS[kind]} ${row.file_name} (id ${row.id})`,
     );
+    return kind;
   }
 
   /** A material of the organisation with its file on disk; another tenant's id reads as unknown. */
