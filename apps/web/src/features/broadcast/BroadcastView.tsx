@@ -1,11 +1,16 @@
-import { useState } from 'react';
-import { Button, Card, Tabs, Typography } from 'antd';
+import { lazy, Suspense, useState } from 'react';
+import { Button, Card, Spin, Tabs, Typography } from 'antd';
+import { useSearchParams } from 'react-router';
 import { NotificationOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LabelDevices } from '../labels/LabelDevices';
 import { useLabelDevices } from '../labels/useLabelDevices';
 import { DeliveryProgress } from '../notifications/DeliveryProgress';
 import { SendNotificationModal } from '../notifications/SendNotificationModal';
+import { withProgramCatalogs } from '../programs/catalogs';
+
+// The program tab and its strings load when it is first opened.
+const ProgramsTab = lazy(withProgramCatalogs(() => import('../programs/ProgramsTab')));
 
 interface SentBroadcast {
   commandIds: string[];
@@ -16,10 +21,12 @@ interface SentBroadcast {
 /**
  * View `Broadcast` (spec 2 section 2, type 4): tick labels, see their devices, send a notification
  * to all of them (the send, audio-list and audio-preview dialogs of the device detail), then follow
- * every panel's delivery here. The program tab of the spec is not built yet (issue 15).
+ * every panel's delivery here. Tab program (?tab=program): programs with their two-level approval.
  */
 export default function BroadcastView() {
   const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const active = params.get('tab') === 'program' ? 'program' : 'broadcast';
   const selection = useLabelDevices('broadcastDevices');
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState<SentBroadcast>();
@@ -62,7 +69,27 @@ export default function BroadcastView() {
 
   return (
     <Card title={t('views.Broadcast')}>
-      <Tabs items={[{ key: 'broadcast', label: t('broadcast.tab'), children: broadcast }]} />
+      <Tabs
+        activeKey={active}
+        onChange={(key) => setParams(key === 'program' ? { tab: 'program' } : {})}
+        destroyOnHidden
+        items={[
+          {
+            key: 'broadcast',
+            label: <span data-testid="tab-broadcast">{t('broadcast.tab')}</span>,
+            children: broadcast,
+          },
+          {
+            key: 'program',
+            label: <span data-testid="tab-program">{t('broadcast.programTab')}</span>,
+            children: (
+              <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
+                <ProgramsTab />
+              </Suspense>
+            ),
+          },
+        ]}
+      />
     </Card>
   );
 }

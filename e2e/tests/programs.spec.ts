@@ -1,0 +1,225 @@
+import crypto from 'node:crypto';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { accounts, programs } from '@panelfleet/contract';
+import { switchLanguage } from '../support/antd.js';
+import { apiCall } from '../support/api.js';
+import { gradientPng } from '../support/png.js';
+import { snapshot } from '../support/screenshots.js';
+import { baseUrl } from '../support/servers.js';
+import { signIn } from '../support/session.js';
+
+// Programs with their two-level approval in the Broadcast view, as three console users of
+// Riverside School made for this run: a creator (program role 0), a first-level (1) and a
+// second-level (2) approver, each in their own browser context.
+const url = baseUrl('normal');
+const run = Date.now().toString(36).slice(-5);
+const PASSWORD = 'program123';
+const md5 = (text: string) => crypto.createHash('md5').update(text).digest('hex');
+const NAME = `Lobby ${run}`;
+
+test.describe.configure({ mode: 'serial' });
+
+/** Screenshots without the 3-second notices of earlier steps on top. */
+async function snapshotQuiet(page: Page, name: string) {
+  await expect(page.locator('.ant-message-notice')).toHaveCount(0, { timeout: 8000 });
+  await snapshot(page, name);
+}
+
+async function userPage(browser: Browser, userName: string, language: 'en-US' | 'zh-CN') {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
+  const page = await context.newPage();
+  await signIn(page, 'normal', userName, PASSWORD, language);
+  await page.goto(`${url}/home/Broadcast?tab=program`);
+  await expect(page.getByTestId('programs-page')).toBeVisible();
+  return page;
+}
+
+const row = (page: Page) =>
+  page.getByTestId('programs-page').locator('.ant-table-tbody .ant-table-row').filter({ hasText: NAME });
+
+/** A one-second WebM recorded by the browser itself from an animated canvas: a real video to preview. */
+async function recordedWebm(page: Page): Promise<Buffer> {
+  const base64 = await page.evaluate(async () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 320;
+    canvas.height = 180;
+    const context = canvas.getContext('2d')!;
+    const recorder = new MediaRecorder(canvas.captureStream(25), { mimeType: 'video/webm' });
+    const chunks: Blob[] = [];
+    recorder.ondataavailable = (event) => chunks.push(event.data);
+    const stopped = new Promise((resolve) => (recorder.onstop = resolve));
+    recorder.start();
+    for (let frame = 0; frame < 25; frame++) {
+      context.fillStyle = `hsl(${frame * 14}, 70%, 45%)`;
+      context.fillRect(0, 0, 320, 180);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    recorder.stop();
+    await stopped;
+    const bytes = new Uint8Array(await new Blob(chunks, { type: 'video/webm' }).arrayBuffer());
+    let text = '';
+    for (const byte of bytes) text += String.fromCharCode(byte);
+    return btoa(text);
+  });
+  return Buffer.from(base64, 'base64');
+}
+
+async function act(page: Page, action: 'submit' | 'pass' | 'refuse', reason?: string, shot?: string) {
+  await row(page).getByTestId(`program-${action}`).click();
+  const modal = page.getByTestId(`program-${action}-modal`);
+  await expect(modal).toBeVisible();
+  if (reason !== undefined) await modal.getByTestId('program-reason').fill(reason);
+  if (shot) await snapshotQuiet(page, shot);
+  await page.getByTestId(`program-${action}-modal-ok`).click();
+  await expect(modal).toBeHidden();
+}
+
+async function progress(page: Page, kind: 'none' | 'waiting' | 'error' | 'end', shot: string) {
+  await row(page).getByTestId('program-progress').click();
+  const modal = page.getByTestId('program-steps-modal');
+  await expect(modal.getByTestId(`program-steps-${kind}`)).toBeVisible();
+  await snapshotQuiet(page, shot);
+  await page.locator('.ant-modal-close:visible').click();
+  await expect(modal).toBeHidden();
+}
+
+test('create, submit, pass, refuse, edit, resubmit, pass both levels and preview a program', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  // The company account makes the three console users (program roles 0, 1, 2).
+  await signIn(page, 'normal', 'customer1', 'customer123', 'en-US');
+  for (const [name, role] of [
+    [`pc${run}`, 0],
+    [`pa${run}`, 1],
+    [`pb${run}`, 2],
+  ] as const)
+    await apiCall(page, url, accounts.insertUser, {
+      userName: name,
+      password: md5(PASSWORD),
+      phone: '13800000000',
+      email: `${name}@example.com`,
+      role,
+      userType: '4',
+    });
+
+  const creator = await userPage(browser, `pc${run}`, 'en-US');
+  await snapshotQuiet(creator, 'programs-tab-en-US');
+
+  // New program: name required, default play time 3600, a playlist of an image, a video and a web page.
+  await creator.getByTestId('program-add').click();
+  const editor = creator.getByTestId('program-editor');
+  await expect(creator.getByTestId('program-play-time')).toHaveValue('3600');
+  await creator.getByTestId('program-editor-ok').click();
+  await expect(editor).toContainText('Please enter the program name');
+  await expect(editor).toContainText('Add at least one item to the playlist');
+  await creator.getByTestId('program-name').fill(NAME);
+  await creator.getByTestId('program-upload-image-input').setInputFiles({
+    name: `poster-${run}.png`,
+    mimeType: 'image/png',
+    buffer: gradientPng(640, 360),
+  });
+  await expect(creator.getByTestId('program-item-0')).toContainText(`poster-${run}.png`);
+  const webm = await recordedWebm(creator);
+  await creator.getByTestId('program-upload-video-input').setInputFiles({
+    name: `clip-${run}.webm`,
+    mimeType: 'video/webm',
+    buffer: webm,
+  });
+  await expect(creator.getByTestId('program-item-1')).toContainText(`clip-${run}.webm`);
+  await creator.getByTestId('program-add-web').click();
+  await creator.getByTestId('program-item-2').getByTestId('program-item-url').fill('about:blank');
+  await creator.getByTestId('program-editor-ok').click();
+  await expect(editor).toContainText('A web page address must start with http:// or https://');
+  await creator
+    .getByTestId('program-item-2')
+    .getByTestId('program-item-url')
+    .fill('https://example.com/menu');
+  await creator.getByTestId('program-item-0').locator('.ant-input-number-input').fill('3');
+  await creator.getByTestId('program-item-1').locator('.ant-input-number-input').fill('2');
+  await creator.getByTestId('program-item-2').locator('.ant-input-number-input').fill('2');
+  await snapshotQuiet(creator, 'program-editor-en-US');
+  await creator.getByTestId('program-editor-ok').click();
+  await expect(editor).toBeHidden();
+  await expect(row(creator).getByTestId('program-status')).toHaveText('Draft');
+
+  await progress(creator, 'none', 'program-progress-none-en-US');
+  await act(creator, 'submit', 'Please review the lobby loop', 'program-submit-en-US');
+  await expect(row(creator).getByTestId('program-status')).toHaveText('Awaiting level-1 approval');
+  await expect(row(creator).getByTestId('program-edit')).toHaveCount(0);
+  await progress(creator, 'waiting', 'program-progress-waiting-en-US');
+
+  // Level 1 passes with the spec's default text; level 2 cannot act before it.
+  const level1 = await userPage(browser, `pa${run}`, 'zh-CN');
+  await expect(level1.getByTestId('program-add')).toHaveCount(0);
+  await row(level1).getByTestId('program-pass').click();
+  await expect(level1.getByTestId('program-reason')).toHaveValue('一级审批已通过');
+  await snapshotQuiet(level1, 'program-pass-zh-CN');
+  await level1.getByTestId('program-pass-modal-ok').click();
+  await expect(row(level1).getByTestId('program-status')).toHaveText('待二级审批');
+
+  // Level 2 refuses: a reason is required; the program returns to its creator.
+  const level2 = await userPage(browser, `pb${run}`, 'en-US');
+  await row(level2).getByTestId('program-refuse').click();
+  await level2.getByTestId('program-refuse-modal-ok').click();
+  await expect(level2.getByTestId('program-refuse-modal')).toContainText('A reason is required');
+  await level2.getByTestId('program-reason').fill('The logo is outdated');
+  await snapshotQuiet(level2, 'program-refuse-en-US');
+  await level2.getByTestId('program-refuse-modal-ok').click();
+  await expect(row(level2).getByTestId('program-status')).toHaveText('Draft');
+  await progress(level2, 'error', 'program-progress-error-en-US');
+
+  // The creator edits and resubmits; both levels pass.
+  await creator.getByTestId('list-refresh').click();
+  await expect(row(creator)).toContainText('The logo is outdated');
+  await row(creator).getByTestId('program-edit').click();
+  await creator.getByTestId('program-item-0').locator('.ant-input-number-input').fill('2');
+  await creator.getByTestId('program-editor-ok').click();
+  await expect(creator.getByTestId('program-editor')).toBeHidden();
+  await act(creator, 'submit', 'New logo');
+  await level1.getByTestId('list-refresh').click();
+  await act(level1, 'pass');
+  await level2.getByTestId('list-refresh').click();
+  await row(level2).getByTestId('program-pass').click();
+  await expect(level2.getByTestId('program-reason')).toHaveValue('Level-2 approval passed');
+  await snapshotQuiet(level2, 'program-pass-en-US');
+  await level2.getByTestId('program-pass-modal-ok').click();
+  await expect(row(level2).getByTestId('program-status')).toHaveText('Approved');
+  await progress(level2, 'end', 'program-progress-end-en-US');
+  await progress(level1, 'end', 'program-progress-end-zh-CN');
+  await expect(level1.getByTestId('program-steps-modal')).toHaveCount(0);
+
+  // The preview plays the items in order, each for its duration.
+  await creator.getByTestId('list-refresh').click();
+  await expect(row(creator).getByTestId('program-status')).toHaveText('Approved');
+  await row(creator).getByTestId('program-preview-open').click();
+  const preview = creator.getByTestId('program-preview');
+  await expect(preview).toHaveAttribute('data-type', 'image');
+  await expect(preview.locator('img')).toHaveJSProperty('complete', true);
+  await snapshotQuiet(creator, 'program-preview-image-en-US');
+  await expect(preview).toHaveAttribute('data-type', 'video', { timeout: 5000 });
+  await expect
+    .poll(() => preview.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime > 0 || v.ended))
+    .toBe(true);
+  await snapshot(creator, 'program-preview-video-en-US');
+  await expect(preview).toHaveAttribute('data-type', 'web', { timeout: 5000 });
+  await expect(preview).toHaveAttribute('data-type', 'image', { timeout: 5000 });
+  await creator.locator('.ant-modal-close:visible').click();
+
+  // The tab and a dialog in Chinese.
+  await switchLanguage(creator, 'zh-CN');
+  await expect(creator.getByRole('tab', { name: '节目' })).toBeVisible();
+  await expect(row(creator).getByTestId('program-status')).toHaveText('审批通过');
+  await snapshotQuiet(creator, 'programs-tab-zh-CN');
+  await row(creator).getByTestId('program-edit').click();
+  await expect(creator.getByTestId('program-editor')).toContainText('保存修改后需要重新审批');
+  await snapshotQuiet(creator, 'program-editor-zh-CN');
+  await creator.locator('.ant-modal-close:visible').click();
+  await progress(creator, 'end', 'program-progress-end-zh-CN-creator');
+
+  const listed = (await apiCall(creator, url, programs.listPrograms, { start: 1, size: 10, name: NAME }))
+    .listObject[0]!;
+  expect(listed.items.map((item) => item.type)).toEqual(['image', 'video', 'web']);
+  expect(listed.media.find((m) => m.fileType === 3)?.format).toBe('webm');
+});
