@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { accounts, programs } from '@panelfleet/contract';
+import { accounts, device, programs } from '@panelfleet/contract';
 import { switchLanguage } from '../support/antd.js';
 import { apiCall } from '../support/api.js';
 import { gradientPng } from '../support/png.js';
@@ -222,4 +222,46 @@ test('create, submit, pass, refuse, edit, resubmit, pass both levels and preview
     .listObject[0]!;
   expect(listed.items.map((item) => item.type)).toEqual(['image', 'video', 'web']);
   expect(listed.media.find((m) => m.fileType === 3)?.format).toBe('webm');
+
+  // Publish to the two panels of a label of the demo fleet; each panel fetches, verifies and plays.
+  const label = `Lobby screens ${run}`;
+  const { groupId } = (await apiCall(creator, url, device.insertGroup, { groupName: label })).dataObject;
+  const groups = (await apiCall(creator, url, device.listGroups, {})).listObject;
+  const panels = (await apiCall(creator, url, device.listDevices, { start: 1, size: 50 })).listObject.filter(
+    (d) => ['E2E-00003', 'E2E-00004'].includes(d.deviceKey),
+  );
+  expect(panels).toHaveLength(2);
+  for (const panel of panels) {
+    const held = panel.tag
+      .split(device.TAG_SEPARATOR)
+      .filter(Boolean)
+      .map((name) => groups.find((g) => g.groupName === name)!.groupId);
+    await apiCall(creator, url, device.saveGroupsAndDevices, {
+      deviceIds: String(panel.deviceId),
+      groupIds: [...held, groupId].join(','),
+    });
+  }
+  await row(creator).getByTestId('program-publish').click();
+  const terminals = creator.getByTestId('terminal-list');
+  await creator.getByTestId('terminal-list-ok').click();
+  await expect(creator.locator('.ant-notification')).toContainText('请选择需要发布的设备');
+  await terminals.locator(`[data-label="${label}"]`).click();
+  await expect(terminals.locator('.ant-table-row')).toHaveCount(2);
+  await terminals.locator('.ant-table-thead input[type="checkbox"]').check();
+  await snapshotQuiet(creator, 'program-publish-zh-CN');
+  await creator.getByTestId('terminal-list-ok').click();
+  await expect(terminals).toBeHidden();
+  const tasks = creator.getByTestId('publish-tasks-modal');
+  await expect(tasks).toBeVisible();
+  for (const key of ['E2E-00003', 'E2E-00004'])
+    await expect(tasks.locator(`[data-device-key="${key}"]`)).toHaveAttribute('data-state', 'playing', {
+      timeout: 30_000,
+    });
+  await expect(tasks.getByTestId('publish-task-summary')).toContainText('播放中: 2');
+  await snapshotQuiet(creator, 'program-publish-tasks-zh-CN');
+  await creator.locator('.ant-modal-close:visible').click();
+  await switchLanguage(creator, 'en-US');
+  await row(creator).getByTestId('program-tasks').click();
+  await expect(tasks.getByTestId('publish-task-summary')).toContainText('Playing: 2');
+  await snapshotQuiet(creator, 'program-publish-tasks-en-US');
 });

@@ -131,6 +131,11 @@ import { materialRoutes } from './modules/materials/routes.js';
 import { MaterialService } from './modules/materials/service.js';
 import { ProgramRepository } from './modules/programs/repository.js';
 import { programRoutes } from './modules/programs/routes.js';
+import { ProgramProgressRecorder } from './modules/programs/panel-progress.js';
+import { ProgramRolloutKind } from './modules/programs/program-kind.js';
+import { PublishRepository } from './modules/programs/publish-repository.js';
+import { PublishService } from './modules/programs/publish-service.js';
+import { programEnvelopeValue } from './modules/downloads/program.js';
 import { ProgramService } from './modules/programs/service.js';
 import { NotificationRepository } from './modules/notifications/repository.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
@@ -484,6 +489,7 @@ export async function compose({
       OTA: (stored, deviceKey) => otaEnvelopeValue(downloads, stored, deviceKey),
       NOTIFY: (stored, deviceKey) => noticeEnvelopeValue(downloads, stored, deviceKey),
       APK: (stored, deviceKey) => apkEnvelopeValue(downloads, stored, deviceKey),
+      PROGRAM: (stored, deviceKey) => programEnvelopeValue(downloads, stored, deviceKey),
     },
   );
   gateway.setCommandSink(commands);
@@ -842,7 +848,23 @@ export async function compose({
     log: operations,
     clock,
   });
-  programRoutes(router, programService);
+  const publishRecords = new PublishRepository(kysely);
+  engine.register(new ProgramRolloutKind());
+  const programProgress = new ProgramProgressRecorder({ repository: publishRecords, clock, logError });
+  commands.onAck((known, ack) => programProgress.acknowledge(known, ack));
+  programRoutes(
+    router,
+    programService,
+    new PublishService({
+      programs: programService,
+      repository: publishRecords,
+      playable: (orgId, id) => materials.playable(orgId, id),
+      register: (file) => downloads.register(file),
+      rollouts: { createTask: (task, waves) => rollouts.createTask(task, waves), wake: () => engine.wake() },
+      log: operations,
+      clock,
+    }),
+  );
   notificationRoutes(
     router,
     new NotificationService({
@@ -878,6 +900,7 @@ export async function compose({
       async stop() {
         uploads.stop();
         await engine.stop();
+        await programProgress.stop();
       },
     },
     devices: {

@@ -75,6 +75,10 @@ export class SimulatedPanel {
   readonly otaFailures: Array<{ id: string; detail: string }> = [];
   /** Installs completed. */
   otaInstalls = 0;
+  /** The program this panel plays (protocol 6.5), with the files it fetched and verified. */
+  playing: { programId: number; revision: number; name: string; items: number; since: number } | undefined;
+  /** Every program this panel could not play, with the reason it acknowledged. */
+  readonly programFailures: Array<{ id: string; detail: string }> = [];
   private client: MqttClient | undefined;
   private telemetry: NodeJS.Timeout | undefined;
   private usageSince: number;
@@ -370,6 +374,8 @@ export class SimulatedPanel {
         return this.installOta(cmd.id, cmd.value as device.OtaValue);
       case 'APK':
         return this.installApk(cmd.id, cmd.value as device.ApkInstallValue);
+      case 'PROGRAM':
+        return this.playProgram(cmd.id, cmd.value as device.ProgramValue);
       case 'CERTIFICATE': {
         const value = cmd.value as device.CertificateValue;
         const sha256 = certificateFingerprint(value.pem);
@@ -562,6 +568,62 @@ export class SimulatedPanel {
       result: 'succeeded',
       ...(result.resumed ? { detail: `resumed ${result.resumed}x` } : {}),
     });
+  }
+
+  /**
+   * A published program (protocol section 6.5): fetch every media file with resume, verify each
+   * SHA-256, report the share fetched, then play: `installing` (ready) and `succeeded` (playing).
+   */
+  private async playProgram(id: string, program: device.ProgramValue) {
+    const fail = async (detail: string) => {
+      this.programFailures.push({ id, detail });
+      await this.ack({ v: 1, id, result: 'failed', detail });
+    };
+    const media = program.items.flatMap((item) => (item.type === 'web' ? [] : [item]));
+    const total = media.reduce((sum, item) => sum + item.size, 0);
+    await this.ack({ v: 1, id, result: 'received', phase: 'downloading', progress: 0 });
+    const creds = this.credentials!;
+    let done = 0;
+    let reportedAt = this.now();
+    for (const item of media) {
+      const result = await downloadVerified({
+        url: item.url,
+        size: item.size,
+        sha256: item.sha256,
+        username: creds.username,
+        password: creds.password,
+        progress: (received) => {
+          if (this.now() - reportedAt < (this.options.progressMs ?? 5000)) return;
+          reportedAt = this.now();
+          const progress = Math.floor(((done + received) * 100) / Math.max(total, 1));
+          void this.ack({ v: 1, id, result: 'received', phase: 'downloading', progress }).catch(
+            (err: unknown) => this.options.log(`${this.serial}: progress: ${String(err)}`),
+          );
+        },
+      });
+      if (!result.ok) {
+        this.options.log(`${this.serial}: program ${program.name} failed: ${result.reason}`);
+        return fail(result.detail);
+      }
+      done += item.size;
+      await this.ack({
+        v: 1,
+        id,
+        result: 'received',
+        phase: 'downloading',
+        progress: Math.floor((done * 100) / Math.max(total, 1)),
+      });
+    }
+    await this.ack({ v: 1, id, result: 'received', phase: 'verifying' });
+    await this.ack({ v: 1, id, result: 'received', phase: 'installing' });
+    this.playing = {
+      programId: program.programId,
+      revision: program.revision,
+      name: program.name,
+      items: program.items.length,
+      since: this.now(),
+    };
+    return this.ack({ v: 1, id, result: 'succeeded', detail: 'playing' });
   }
 
   /**

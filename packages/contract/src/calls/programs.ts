@@ -254,3 +254,92 @@ export const approvalProcess = defineCall({
   }),
   reply: itemReply(z.object({ status: z.enum(PROGRAM_STATUSES) })),
 });
+
+/** A panel's state in a publish task, as the console names it (rollout target states of kind program). */
+export const PUBLISH_STATES = {
+  queued: 'queued',
+  waiting: 'queued',
+  sent: 'sent',
+  downloading: 'downloading',
+  verifying: 'verifying',
+  installing: 'ready',
+  succeeded: 'playing',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  skipped: 'skipped',
+} as const;
+export type PublishState = (typeof PUBLISH_STATES)[keyof typeof PUBLISH_STATES];
+
+const publishers = creators;
+
+export const publishProgram = defineCall({
+  method: 'POST',
+  path: '/program/packZip',
+  summary:
+    'Publish an approved program (program role 0) to chosen panels (deviceIds) or to the panels of labels (tagIds), comma-separated: a task with a row per panel; each panel fetches the media through signed URLs, verifies them and plays the playlist (protocol 6.5).',
+  tag,
+  access: publishers,
+  params: z.object({
+    programId,
+    deviceIds: idList('device.notFound', 'program.chooseDevice').default([]),
+    tagIds: idList('label.notFound', 'program.chooseDevice').default([]),
+  }),
+  reply: itemReply(
+    z.object({ taskId: z.number().int(), deviceCount: z.number().int(), skippedCount: z.number().int() }),
+  ),
+});
+
+export const publishTask = z.object({
+  taskId: z.number().int(),
+  createTime: z.number(),
+  creatorName: z.string(),
+  state: z.string(),
+  total: z.number().int(),
+  /** Panels per console state. */
+  counts: z.record(z.string(), z.number().int()),
+});
+export type PublishTask = z.infer<typeof publishTask>;
+
+export const listPublishTasks = defineCall({
+  method: 'GET',
+  path: '/program/publishTasks',
+  summary: "The program's publish tasks, newest first (at most 20), with their panels counted by state",
+  tag,
+  access: readers,
+  params: z.object({ programId }),
+  reply: listReply(publishTask),
+});
+
+export const publishTarget = z.object({
+  deviceId: z.number().int(),
+  deviceName: z.string(),
+  deviceKey: z.string(),
+  state: z.enum([
+    'queued',
+    'sent',
+    'downloading',
+    'verifying',
+    'ready',
+    'playing',
+    'failed',
+    'cancelled',
+    'skipped',
+  ]),
+  /** While downloading: the share of the program's files fetched. */
+  percent: z.number().int().nullable(),
+  /** Why it failed or was skipped (download, checksum, unsupported, expired, disabled, ...). */
+  reason: z.string(),
+  updateTime: z.number(),
+});
+export type PublishTarget = z.infer<typeof publishTarget>;
+
+export const listPublishTargets = defineCall({
+  method: 'GET',
+  path: '/program/publishTargets',
+  summary:
+    "One page of a publish task's panels with their state (downloading n%, ready, playing, failed with reason)",
+  tag,
+  access: readers,
+  params: pageParams.extend({ taskId: id('program.taskNotFound') }),
+  reply: listReply(publishTarget),
+});

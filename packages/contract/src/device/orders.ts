@@ -30,6 +30,8 @@ export const ORDERS = {
   apkInstall: 'APK',
   /** Stop an APK download in progress (the operator cancelled the panel in its install task). */
   apkCancel: 'APK_CANCEL',
+  /** Download a published program's media (signed URLs), verify each SHA-256, play the playlist. Sent by the server only. */
+  program: 'PROGRAM',
 } as const;
 export type Order = (typeof ORDERS)[keyof typeof ORDERS];
 export const ORDER_CODES = Object.values(ORDERS) as [Order, ...Order[]];
@@ -149,6 +151,42 @@ export const apkInstallValue = z.object({
 });
 export type ApkInstallValue = z.infer<typeof apkInstallValue>;
 
+/**
+ * A published program (protocol section 6.5): the playlist in order; each media item carries a
+ * signed, device-bound URL with its size and SHA-256, a web item the page's address. The panel
+ * fetches every file, verifies it, then plays the items in order, each for `duration` seconds,
+ * round and round, for `playTime` seconds.
+ */
+export const programItemValue = z.discriminatedUnion('type', [
+  z.object({
+    type: z.enum(['image', 'video', 'audio']),
+    duration: z.number().int().min(1).max(86_400),
+    url: z.string().url().max(2048),
+    size: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    /** The media type the server recognised from the file's content (image/png, video/mp4, ...). */
+    mediaType: z.string().min(3).max(64),
+  }),
+  z.object({
+    type: z.literal('web'),
+    duration: z.number().int().min(1).max(86_400),
+    url: z.string().url().max(2048),
+  }),
+]);
+export const programValue = z.object({
+  programId: z.number().int().positive(),
+  /** Changes whenever the program is edited: a panel holding this revision need not fetch again. */
+  revision: z.number().int().nonnegative(),
+  name: z.string().min(1).max(100),
+  playTime: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600),
+  items: z.array(programItemValue).min(1).max(100),
+});
+export type ProgramValue = z.infer<typeof programValue>;
+
 /** Stop the OTA command `id` if its download is still running (a verifying or installing panel finishes). */
 export const otaCancelValue = z.object({ id: z.string().uuid() });
 
@@ -167,6 +205,7 @@ export const SERVER_ONLY_ORDERS: readonly Order[] = [
   'OTA_CANCEL',
   'APK',
   'APK_CANCEL',
+  'PROGRAM',
 ];
 
 /** Longest certificate bundle (PEM text) a panel is sent: a leaf and a few intermediates fit easily. */
@@ -207,6 +246,7 @@ export const orderValueSchemas = {
   OTA_CANCEL: otaCancelValue,
   APK: apkInstallValue,
   APK_CANCEL: apkCancelValue,
+  PROGRAM: programValue,
 } satisfies Record<Order, z.ZodType>;
 
 export type OrderValue<O extends Order> = z.infer<(typeof orderValueSchemas)[O]>;

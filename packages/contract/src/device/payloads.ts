@@ -228,6 +228,8 @@ export const commandAck = z
     detail: z.string().max(500).optional(),
     /** With `received`: the step the panel has reached (OTA: downloading, verifying, installing). */
     phase: z.enum(ACK_PHASES).optional(),
+    /** With `received` and `phase: "downloading"`: the share of the command's files fetched so far (PROGRAM). */
+    progress: z.number().int().min(0).max(100).optional(),
     /** What the command changed on the panel (a partial state report), so no separate report is needed. */
     state: deviceStateFields.partial().strict().optional(),
   })

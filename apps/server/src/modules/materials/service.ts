@@ -8,7 +8,7 @@ import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { OperationLog } from '../operation-log/repository.js';
 import type { MaterialRecord, MaterialRepository } from './repository.js';
-import { DETECTORS } from './media-type.js';
+import { DETECTORS, mediaTypeOf } from './media-type.js';
 import { receiveMedia, type IncomingFile } from './receive-media.js';
 
 const STORED_NAME = /^[a-f0-9]{32}\.[a-z0-9]{2,4}$/;
@@ -173,6 +173,17 @@ export class MaterialService {
     const file = this.pathOf(record);
     if (!fs.existsSync(file)) throw new Refusal('material.notFound', 'notFound');
     return { record, path: file };
+  }
+
+  /** A material's file as a program plays it: where it is, its size, SHA-256 and media type. */
+  async playable(orgId: number, id: number) {
+    const { record, path: file } = await this.fileOf(orgId, id);
+    return {
+      path: file,
+      size: Number(record.file_size),
+      sha256: record.sha256,
+      mediaType: mediaTypeOf(record.file_type, record.format as materials.MediaFormat),
+    };
   }
 
   private pathOf(row: MaterialRecord): string {

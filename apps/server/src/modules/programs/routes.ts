@@ -1,5 +1,6 @@
 import { programs, translate } from '@panelfleet/contract';
 import type { Router } from '../../http/router.js';
+import type { PublishService } from './publish-service.js';
 import type { ProgramService } from './service.js';
 
 const ok = { hhtStatus: 'success' } as const;
@@ -11,7 +12,25 @@ const PASS_MESSAGES: Record<programs.ProgramStatus, string> = {
   approval2: 'program.passed',
 };
 
-export function programRoutes(router: Router, s: ProgramService) {
+export function programRoutes(router: Router, s: ProgramService, publishing: PublishService) {
+  router.add(programs.publishProgram, async ({ session, params, ip, language }) => {
+    const published = await publishing.publish(session.user, ip, params);
+    return {
+      ...ok,
+      hhtMsg: translate(language, 'program.published', {
+        count: published.deviceCount - published.skippedCount,
+      }),
+      dataObject: published,
+    };
+  });
+  router.add(programs.listPublishTasks, async ({ session, params }) => {
+    const tasks = await publishing.tasks(session.user.orgId, params.programId);
+    return { ...ok, listObject: tasks, totalRecords: tasks.length };
+  });
+  router.add(programs.listPublishTargets, async ({ session, params }) => {
+    const { list, total } = await publishing.targets(session.user.orgId, params);
+    return { ...ok, listObject: list, totalRecords: total };
+  });
   router.add(programs.listPrograms, async ({ session, params }) => {
     const { list, total } = await s.page(session.user.orgId, params);
     return { ...ok, listObject: list, totalRecords: total };

@@ -1,17 +1,20 @@
 import { useState } from 'react';
-import { Button, Tag, Typography, type TableColumnsType } from 'antd';
+import { App, Button, Tag, Typography, type TableColumnsType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { programs } from '@panelfleet/contract';
-import { call } from '../../api/client';
+import { alreadyReported, call } from '../../api/client';
+import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { formatDateTime } from '../../format/dateTime';
 import { ListToolbar } from '../../lists/ListToolbar';
 import { operationsColumn, PagedTable, RowAction } from '../../lists/RowActions';
 import { useConfirmAction } from '../../lists/useConfirmAction';
 import { usePagedList } from '../../lists/usePagedList';
 import { normalizeProgramRole, PROGRAM_ROLE_KEY } from '../auth/programRole';
+import { TerminalListModal } from '../devices/detail/TerminalListModal';
 import { ApprovalStepsModal } from './ApprovalStepsModal';
 import { PreviewModal } from './PreviewModal';
+import { PublishTasksModal } from './PublishTasksModal';
 import { ProgramEditorModal } from './ProgramEditorModal';
 import { allowedActions } from './progress';
 import { ReasonModal, type ReasonAction } from './ReasonModal';
@@ -41,6 +44,25 @@ export default function ProgramsTab() {
   const [reason, setReason] = useState<{ kind: ReasonAction; program: Program }>();
   const [progress, setProgress] = useState<Program>();
   const [previewing, setPreviewing] = useState<Program>();
+  const [publishing, setPublishing] = useState<Program>();
+  const [tasksOf, setTasksOf] = useState<{ program: Program; taskId?: number }>();
+  const { message } = App.useApp();
+
+  const publish = async (deviceIds: number[]) => {
+    if (!publishing) return false;
+    try {
+      const reply = await call(programs.publishProgram, {
+        programId: publishing.programId,
+        deviceIds: deviceIds.join(','),
+      });
+      void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
+      setTasksOf({ program: publishing, taskId: reply.dataObject.taskId });
+      return true;
+    } catch (error) {
+      alreadyReported(error);
+      return false;
+    }
+  };
 
   const columns: TableColumnsType<Program> = [
     { title: t('programs.name'), dataIndex: 'name', ellipsis: true },
@@ -120,6 +142,18 @@ export default function ProgramsTab() {
             testId="program-preview-open"
             onClick={() => setPreviewing(row)}
           />
+          {can.publish && (
+            <RowAction
+              label={t('programs.actions.publish')}
+              testId="program-publish"
+              onClick={() => setPublishing(row)}
+            />
+          )}
+          <RowAction
+            label={t('programs.actions.tasks')}
+            testId="program-tasks"
+            onClick={() => setTasksOf({ program: row })}
+          />
           {can.remove && (
             <RowAction
               label={t('programs.actions.delete')}
@@ -158,6 +192,19 @@ export default function ProgramsTab() {
       <ReasonModal action={reason} onClose={() => setReason(undefined)} onSaved={list.reload} />
       <ApprovalStepsModal program={progress} onClose={() => setProgress(undefined)} />
       <PreviewModal program={previewing} onClose={() => setPreviewing(undefined)} />
+      <TerminalListModal
+        open={publishing !== undefined}
+        title={publishing ? t('programs.publish.title', { name: publishing.name }) : ''}
+        unavailable={(device) => (device.state !== 1 ? t('lists.disabled') : undefined)}
+        onSend={publish}
+        onClose={() => setPublishing(undefined)}
+        noDeviceKey="program.chooseDevice"
+      />
+      <PublishTasksModal
+        program={tasksOf?.program}
+        taskId={tasksOf?.taskId}
+        onClose={() => setTasksOf(undefined)}
+      />
     </div>
   );
 }

@@ -25,10 +25,19 @@ interface TerminalListModalProps {
   unavailable(row: LabelDevice): string | undefined;
   onSend(deviceIds: number[]): Promise<boolean>;
   onClose(): void;
+  /** The contract message shown when no device is chosen (default setting.chooseDevice). */
+  noDeviceKey?: string;
 }
 
 /** Terminal list: tick labels (coloured chips, select all), then choose devices of those labels. */
-export function TerminalListModal({ open, title, unavailable, onSend, onClose }: TerminalListModalProps) {
+export function TerminalListModal({
+  open,
+  title,
+  unavailable,
+  onSend,
+  onClose,
+  noDeviceKey = 'setting.chooseDevice',
+}: TerminalListModalProps) {
   const { t } = useTranslation();
   const { notification } = App.useApp();
   const { labels, loaded, reload: reloadLabels } = useLabels();
@@ -71,7 +80,7 @@ export function TerminalListModal({ open, title, unavailable, onSend, onClose }:
     if (!ids.length) {
       notification.error({
         title: t('common.tips'),
-        description: t('setting.chooseDevice', { ns: CONTRACT_NS }),
+        description: t(noDeviceKey, { ns: CONTRACT_NS }),
         duration: NOTICE_SECONDS,
       });
       return undefined;

@@ -1,0 +1,22 @@
+import { OTA_TTL_MS } from '../commands/service.js';
+import type { Candidate, TaskRecord } from '../rollouts/repository.js';
+import type { Decision, RolloutKind } from '../rollouts/engine.js';
+
+/**
+ * Program publishing as a rollout kind: the command is `PROGRAM` with the playlist and the files
+ * registered at publish (signed per panel when sent); every chosen panel goes. The task keeps
+ * the value it was published with, so a later edit of the program does not change it.
+ */
+export class ProgramRolloutKind implements RolloutKind {
+  readonly kind = 'program';
+  readonly order = 'PROGRAM' as const;
+  readonly ttlMs = OTA_TTL_MS;
+
+  commandValue(task: TaskRecord) {
+    return Promise.resolve((JSON.parse(task.payload) as { value: unknown }).value);
+  }
+
+  admit(_task: TaskRecord, candidates: Candidate[]): Promise<Map<number, Decision>> {
+    return Promise.resolve(new Map(candidates.map((c) => [c.targetId, { go: true } as Decision])));
+  }
+}

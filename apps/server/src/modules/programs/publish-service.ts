@@ -1,0 +1,180 @@
+import { programs } from '@panelfleet/contract';
+import type { Clock } from '../../clock.js';
+import { pageOffset } from '../../http/access.js';
+import type { SessionUser } from '../../http/router.js';
+import { Refusal } from '../../refusal.js';
+import type { StoredProgramValue } from '../downloads/program.js';
+import { storedProgramValue } from '../downloads/program.js';
+import { RegisterError, type RegisteredFile } from '../downloads/service.js';
+import type { OperationLog } from '../operation-log/repository.js';
+import type { RolloutRepository } from '../rollouts/repository.js';
+import type { PublishRepository } from './publish-repository.js';
+import { parseItems, type ProgramService } from './service.js';
+
+/** A material's file as a panel fetches it. */
+export interface PlayableFile {
+  path: string;
+  size: number;
+  sha256: string;
+  mediaType: string;
+}
+
+/**
+ * Publishing an approved program (spec 2: /program/packZip with programId and deviceIds; labels
+ * too): the playlist with each file registered for signed download becomes the value of a
+ * rollout task of kind `program`, a row per panel; the engine sends `PROGRAM` to each panel as
+ * it listens and follows its acknowledgements.
+ */
+export class PublishService {
+  constructor(
+    private readonly deps: {
+      programs: ProgramService;
+      repository: PublishRepository;
+      playable(orgId: number, materialId: number): Promise<PlayableFile>;
+      register(file: { path: string; size: number; sha256: string }): Promise<RegisteredFile>;
+      rollouts: { createTask: RolloutRepository['createTask']; wake(): void };
+      log: OperationLog;
+      clock: Clock;
+    },
+  ) {}
+
+  async publish(
+    caller: SessionUser,
+    ip: string,
+    p: { programId: number; deviceIds: number[]; tagIds: number[] },
+  ) {
+    const { row } = await this.deps.programs.get(caller.orgId, p.programId);
+    if (row.status !== 'approval2') throw new Refusal('program.notApproved', 'conflict');
+    if (!p.deviceIds.length && !p.tagIds.length) throw new Refusal('program.chooseDevice', 'invalid');
+    if (p.deviceIds.length && p.tagIds.length) throw new Refusal('program.chooseDevice', 'invalid');
+    const { repository } = this.deps;
+    if (
+      p.deviceIds.length &&
+      (await repository.ownedDeviceCount(caller.orgId, p.deviceIds)) !== p.deviceIds.length
+    )
+      throw new Refusal('device.notFound', 'notFound');
+    if (p.tagIds.length && (await repository.ownedLabelCount(caller.orgId, p.tagIds)) !== p.tagIds.length)
+      throw new Refusal('label.notFound', 'notFound');
+    const value = await this.valueOf(
+      caller.orgId,
+      row.id,
+      row.revision,
+      row.name,
+      row.play_time,
+      parseItems(row),
+    );
+    const now = this.deps.clock.now();
+    let created;
+    try {
+      created = await this.deps.rollouts.createTask(
+        {
+          orgId: caller.orgId,
+          kind: 'program',
+          payloadId: row.id,
+          payload: { value },
+          payloadLabel: row.name.slice(0, 64),
+          labelIds: p.tagIds,
+          ...(p.deviceIds.length ? { deviceIds: p.deviceIds } : {}),
+          skip: [{ reason: 'disabled', disabled: true }],
+          timeEnable: false,
+          fireAt: now,
+          fireBy: null,
+          waves: { mode: 'none' },
+          successShare: 100,
+          failureShare: 100,
+          minResults: 1_000_000,
+          maxDownloads: null,
+          createdBy: caller.id,
+          createdByName: caller.userName,
+          now,
+        },
+        { first: 2_147_483_647, step: 1 },
+      );
+    } catch (error) {
+      // Labels without panels make no task.
+      if (error instanceof Refusal && error.key === 'ota.noDevices')
+        throw new Refusal('program.noDevices', 'declined');
+      throw error;
+    }
+    this.deps.rollouts.wake();
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'program.publish',
+      `published program ${row.name} (id ${row.id}) to ${created.total} panels: task ${created.id}`,
+    );
+    return { taskId: created.id, deviceCount: created.total, skippedCount: created.skipped };
+  }
+
+  /** The command value: every media file registered (its size and SHA-256 checked again now). */
+  private async valueOf(
+    orgId: number,
+    programId: number,
+    revision: number,
+    name: string,
+    playTime: number,
+    items: programs.ProgramItem[],
+  ): Promise<StoredProgramValue> {
+    const stored: StoredProgramValue['items'] = [];
+    for (const item of items) {
+      if (item.type === 'web') {
+        stored.push(item);
+        continue;
+      }
+      const file = await this.deps.playable(orgId, item.materialId).catch((error: unknown) => {
+        if (error instanceof Refusal) throw new Refusal('program.materialNotFound', 'conflict');
+        throw error;
+      });
+      const registered = await this.deps.register(file).catch((error: unknown) => {
+        // The bytes on disk are no longer what was uploaded: nothing is sent.
+        if (error instanceof RegisterError) throw new Refusal('program.materialDamaged', 'conflict');
+        throw error;
+      });
+      stored.push({ type: item.type, duration: item.duration, file: registered, mediaType: file.mediaType });
+    }
+    return storedProgramValue.parse({ programId, revision, name, playTime, items: stored });
+  }
+
+  async tasks(orgId: number, programId: number): Promise<programs.PublishTask[]> {
+    await this.deps.programs.get(orgId, programId);
+    return (await this.deps.repository.tasks(orgId, programId)).map((task) => {
+      const counts: Record<string, number> = {};
+      for (const c of task.counts) {
+        const state = programs.PUBLISH_STATES[c.state as keyof typeof programs.PUBLISH_STATES] ?? c.state;
+        counts[state] = (counts[state] ?? 0) + c.n;
+      }
+      return {
+        taskId: task.id,
+        createTime: Number(task.created_at),
+        creatorName: task.created_by_name,
+        state: task.state,
+        total: task.total,
+        counts,
+      };
+    });
+  }
+
+  async targets(orgId: number, p: { taskId: number; start: number; size: number }) {
+    if (!(await this.deps.repository.taskOf(orgId, p.taskId)))
+      throw new Refusal('program.taskNotFound', 'notFound');
+    const { rows, total } = await this.deps.repository.targets(
+      orgId,
+      p.taskId,
+      pageOffset(p.start, p.size),
+      p.size,
+    );
+    const list: programs.PublishTarget[] = rows.map((r) => {
+      const state = programs.PUBLISH_STATES[r.state as keyof typeof programs.PUBLISH_STATES];
+      return {
+        deviceId: r.device_id,
+        deviceName: r.name,
+        deviceKey: r.device_key,
+        state,
+        percent: state === 'downloading' && r.percent !== null ? Number(r.percent) : null,
+        reason: r.reason,
+        updateTime: Number(r.updated_at),
+      };
+    });
+    return { list, total };
+  }
+}

@@ -1,0 +1,242 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { device, materials, programs } from '@panelfleet/contract';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_USERS, seedAccounts } from '../src/dev/seed-accounts.js';
+import { startFleet, type Fleet } from '../../simulator/src/fleet.js';
+import { enrollmentSecretOf, waitFor } from './device-helpers.js';
+import { backends, signedIn, startServer, TEST_PEPPER, type TestClient, type TestServer } from './harness.js';
+import { ForwardingProxy } from './ota-helpers.js';
+
+const users = [
+  ...SAMPLE_USERS,
+  { userName: 'creator1', password: 'creator123', userType: '4' as const, programRole: 0 },
+  { userName: 'level1a', password: 'level1123', userType: '4' as const, programRole: 1 },
+  { userName: 'level2a', password: 'level2123', userType: '4' as const, programRole: 2 },
+];
+
+describe.each(backends)('publishing programs to simulated panels on %s', (backend) => {
+  let server: TestServer;
+  let proxy: ForwardingProxy;
+  let fleet: Fleet;
+  let creator: TestClient;
+  let level1: TestClient;
+  let level2: TestClient;
+  let foreign: TestClient;
+  let devices: Array<{ id: number; device_key: string }>;
+  let imageId: number;
+  let image: Buffer;
+
+  const ok = (reply: { body: Record<string, unknown>; text: string }, what: string) => {
+    if (reply.body.hhtStatus !== 'success') throw new Error(`${what}: ${reply.text}`);
+    return reply.body;
+  };
+  const fail = (message: string) => ({ hhtStatus: 'fail', hhtMsg: message });
+
+  async function approvedProgram(name: string) {
+    const content = JSON.stringify([
+      { type: 'image', materialId: imageId, duration: 10 },
+      { type: 'web', url: 'https://example.com/menu', duration: 20 },
+    ]);
+    const { programId } = programs.insertProgram.reply.parse(
+      ok(await creator.post('/program/insert', { name, playTime: '600', content }), 'insert'),
+    ).dataObject;
+    const act = (client: TestClient, reason: string) =>
+      client.post('/approval/approvalProcess', { programId: String(programId), status: '1', reason });
+    ok(await act(creator, 'submit'), 'submit');
+    ok(await act(level1, 'pass 1'), 'pass 1');
+    return {
+      programId,
+      pass2: async () => ok(await act(level2, 'pass 2'), 'pass 2'),
+    };
+  }
+
+  beforeAll(async () => {
+    proxy = new ForwardingProxy();
+    const base = await proxy.listen();
+    server = await startServer(
+      backend,
+      { BASE_URL: base },
+      {
+        rollout: { tickMs: 100, jitterMs: 0, leaseMs: 5000 },
+        throttle: { perAccount: 1000, perAddress: 1000, windowMs: 60_000 },
+        users,
+      },
+    );
+    proxy.target = Number(new URL(server.url).port);
+    await seedAccounts(server.app.db, TEST_PEPPER, server.clock, [
+      { userName: 'b-operator', password: 'boperator123', userType: '4', activated: 1 },
+    ]);
+    [creator, level1, level2, foreign] = await Promise.all([
+      signedIn(server, 'creator1', 'creator123'),
+      signedIn(server, 'level1a', 'level1123'),
+      signedIn(server, 'level2a', 'level2123'),
+      signedIn(server, 'b-operator', 'boperator123'),
+    ]);
+    fleet = await startFleet({
+      url: server.url,
+      mqttUrl: `mqtt://127.0.0.1:${server.app.devices.mqttPort}`,
+      enrollmentSecret: await enrollmentSecretOf(creator),
+      count: 3,
+      prefix: 'PRGP',
+      telemetryMs: 3_600_000,
+      progressMs: 1,
+      abnormalLogChance: 0,
+      log: () => undefined,
+    });
+    devices = await waitFor('panels enrolled', async () => {
+      await server.app.devices.gateway.flushState();
+      const rows = await server.app.db.kysely
+        .selectFrom('devices')
+        .select(['id', 'device_key'])
+        .where('device_key', 'like', 'PRGP-%')
+        .orderBy('id')
+        .execute();
+      return rows.length === 3 ? rows : undefined;
+    });
+    // Noise so that the image is not tiny: the panels report shares while it downloads.
+    const noise = crypto.randomBytes(800 * 600 * 3);
+    image = await sharp(noise, { raw: { width: 800, height: 600, channels: 3 } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('fileType', '1');
+    form.append('uiFile', new Blob([image]), 'noise.png');
+    const uploaded = await fetch(`${server.url}/material/insertMaterial`, {
+      method: 'POST',
+      headers: { cookie: `pf_session=${creator.cookie('pf_session')}` },
+      body: form,
+    });
+    imageId = materials.insertMaterial.reply.parse(await uploaded.json()).dataObject.materialId;
+  });
+  afterAll(async () => {
+    await fleet?.stop();
+    await server?.stop();
+    await proxy?.close();
+  });
+
+  it('publishes only an approved program, to panels or labels of the company, by a creator', async () => {
+    const { programId, pass2 } = await approvedProgram('Not yet');
+    const publish = (client: TestClient, fields: Record<string, string>) =>
+      client.post('/program/packZip', { programId: String(programId), ...fields });
+    const before = await server.app.db.kysely.selectFrom('rollout_tasks').selectAll().execute();
+    expect((await publish(creator, { deviceIds: String(devices[0]!.id) })).body).toMatchObject(
+      fail('Only a program that passed both approvals may be published'),
+    );
+    await pass2();
+    expect((await publish(creator, {})).body).toMatchObject(fail('Please choose the devices to publish to'));
+    expect((await publish(creator, { deviceIds: '' })).body).toMatchObject(
+      fail('Please choose the devices to publish to'),
+    );
+    const zh = await signedIn(server, 'creator1', 'creator123', 'zh-CN');
+    expect((await publish(zh, {})).body).toMatchObject(fail('请选择需要发布的设备'));
+    const foreignLabel = device.insertGroup.reply.parse(
+      ok(await foreign.post('/platform/group/insert', { groupName: 'Theirs' }), 'label'),
+    ).dataObject.groupId;
+    expect((await publish(creator, { tagIds: String(foreignLabel) })).body).toMatchObject(
+      fail('No such label'),
+    );
+    expect((await publish(creator, { deviceIds: `${devices[0]!.id},999999` })).body).toMatchObject(
+      fail('No such device'),
+    );
+    const refused = await publish(level1, { deviceIds: String(devices[0]!.id) });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject(
+      fail('Only program creators (program role 0) may create, edit, delete and publish programs'),
+    );
+    expect((await publish(foreign, { deviceIds: String(devices[0]!.id) })).body).toMatchObject(
+      fail('No such program'),
+    );
+    expect(await server.app.db.kysely.selectFrom('rollout_tasks').selectAll().execute()).toHaveLength(
+      before.length,
+    );
+  });
+
+  it('sends the playlist to the panels of a label: they fetch, verify and report playing', async () => {
+    const { programId, pass2 } = await approvedProgram('Lobby');
+    await pass2();
+    const label = device.insertGroup.reply.parse(
+      ok(await creator.post('/platform/group/insert', { groupName: 'Lobby screens' }), 'label'),
+    ).dataObject.groupId;
+    ok(
+      await creator.post('/platform/group/saveGroupsAndDevices', {
+        deviceIds: `${devices[0]!.id},${devices[1]!.id}`,
+        groupIds: String(label),
+      }),
+      'assign',
+    );
+    const published = programs.publishProgram.reply.parse(
+      ok(
+        await creator.post('/program/packZip', { programId: String(programId), tagIds: String(label) }),
+        'publish',
+      ),
+    ).dataObject;
+    expect(published).toMatchObject({ deviceCount: 2, skippedCount: 0 });
+
+    const rows = await waitFor(
+      'both panels playing',
+      async () => {
+        const page = programs.listPublishTargets.reply.parse(
+          (await creator.get(`/program/publishTargets?taskId=${published.taskId}&start=1&size=10`)).body,
+        ).listObject;
+        return page.every((r) => r.state === 'playing') ? page : undefined;
+      },
+      20_000,
+    );
+    expect(rows.map((r) => r.deviceKey).sort()).toEqual(
+      [devices[0]!.device_key, devices[1]!.device_key].sort(),
+    );
+    for (const key of [devices[0]!.device_key, devices[1]!.device_key]) {
+      const panel = fleet.panels.find((p) => p.serial === key)!;
+      expect(panel.playing).toMatchObject({ programId, name: 'Lobby', items: 2 });
+    }
+    expect(fleet.panels.find((p) => p.serial === devices[2]!.device_key)!.playing).toBeUndefined();
+    // Each panel reported the share it had fetched; the last report was the whole.
+    const shares = await waitFor('download shares stored', async () => {
+      const rows = await server.app.db.kysely.selectFrom('program_download_progress').selectAll().execute();
+      return rows.filter((s) => s.percent === 100).length === 2 ? rows : undefined;
+    });
+    expect(shares).toHaveLength(2);
+
+    const tasks = programs.listPublishTasks.reply.parse(
+      (await level2.get(`/program/publishTasks?programId=${programId}`)).body,
+    ).listObject;
+    expect(tasks[0]).toMatchObject({ taskId: published.taskId, total: 2, counts: { playing: 2 } });
+    expect((await foreign.get(`/program/publishTargets?taskId=${published.taskId}`)).body).toMatchObject(
+      fail('No such publish task'),
+    );
+  });
+
+  it('refuses to publish a program whose file changed on the server, sending nothing', async () => {
+    const { programId, pass2 } = await approvedProgram('Tampered');
+    await pass2();
+    const row = await server.app.db.kysely
+      .selectFrom('materials')
+      .select('stored_name')
+      .where('id', '=', imageId)
+      .executeTakeFirstOrThrow();
+    const file = path.join(server.dataDir, 'files', 'materials', row.stored_name);
+    const original = fs.readFileSync(file);
+    const tampered = Buffer.from(original);
+    tampered[tampered.length - 1] = tampered[tampered.length - 1]! ^ 0xff;
+    fs.writeFileSync(file, tampered);
+    try {
+      const before = (await server.app.db.kysely.selectFrom('rollout_tasks').selectAll().execute()).length;
+      expect(
+        (
+          await creator.post('/program/packZip', {
+            programId: String(programId),
+            deviceIds: String(devices[2]!.id),
+          })
+        ).body,
+      ).toMatchObject(fail('A material of the program is damaged on the server; upload it again'));
+      expect((await server.app.db.kysely.selectFrom('rollout_tasks').selectAll().execute()).length).toBe(
+        before,
+      );
+    } finally {
+      fs.writeFileSync(file, original);
+    }
+  });
+});
