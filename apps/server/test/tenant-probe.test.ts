@@ -55,7 +55,9 @@ type Kind =
   | 'abnormalLog'
   | 'apkMark'
   | 'apkVersion'
-  | 'apkFileSub';
+  | 'apkFileSub'
+  | 'program'
+  | 'programTask';
 
 /** Parameters that name a tenant's row, by name. */
 const TENANT_IDS: Record<string, Kind> = {
@@ -83,6 +85,7 @@ const TENANT_IDS: Record<string, Kind> = {
   apkMarkId: 'apkMark',
   apkVersionId: 'apkVersion',
   apkFileSubId: 'apkFileSub',
+  programId: 'program',
 };
 
 /** Parameters whose name alone does not say what they name: the saved settings' `id` and `ids`. */
@@ -100,6 +103,7 @@ const TENANT_IDS_BY_PATH: Record<string, Record<string, Kind>> = {
   '/deviceErrorLog/download': { id: 'abnormalLog' },
   '/deviceErrorLog/updateStatus': { id: 'abnormalLog' },
   '/apkUpgrade/icon': { id: 'apkVersion' },
+  '/program/publishTargets': { taskId: 'programTask' },
 };
 const kindOf = (path: string, name: string): Kind | undefined =>
   TENANT_IDS_BY_PATH[path]?.[name] ?? TENANT_IDS[name];
@@ -157,6 +161,9 @@ const SAMPLES: Record<string, string> = {
   enableTimezone: '0',
   ip: '10.9.8.7',
   deviceKeys: 'PROBE-SN-9',
+  playTime: '600',
+  content: '[{"type":"web","url":"https://example.com/probe","duration":5}]',
+  reason: 'probe',
 };
 
 /** An id of each kind that names no row. */
@@ -184,6 +191,8 @@ const MISSING: Record<Kind, string> = {
   apkMark: '987654',
   apkVersion: '987654',
   apkFileSub: '987654',
+  program: '987654',
+  programTask: '987654',
 };
 
 /** Refusals that come from an ownership check: the row is not the caller's (or does not exist). */
@@ -212,6 +221,8 @@ const NOT_FOUND_KEYS = [
   'apk.versionNotFound',
   'apk.subNotFound',
   'apk.iconNotFound',
+  'program.notFound',
+  'program.taskNotFound',
   // Force upgrade (spec: upgrade.noLabel) answers a label that is not the caller's as one that does not exist.
   'upgrade.noLabel',
 ];
@@ -337,7 +348,42 @@ describe.each(backends)('tenant probe on %s', (backend) => {
       push: String(push),
       ...(await otaResourcesOf(operator, serial, labelId)),
       ...(await apkResourcesOf(operator, serial)),
+      ...(await programResourcesOf(operator, device.id)),
     };
+  }
+
+  /** An approved program (approved in the database: no approvers here) published to the panel. */
+  async function programResourcesOf(operator: TestClient, deviceId: number) {
+    const program = mustSucceed(
+      await operator.post('/program/insert', {
+        name: `probe ${deviceId}`,
+        playTime: '600',
+        content: SAMPLES.content!,
+      }),
+      'program',
+    ).body.dataObject as { programId: number };
+    await server.app.db.kysely
+      .updateTable('programs')
+      .set({ status: 'approval2' })
+      .where('id', '=', program.programId)
+      .execute();
+    const task = mustSucceed(
+      await operator.post('/program/packZip', {
+        programId: String(program.programId),
+        deviceIds: String(deviceId),
+      }),
+      'publish',
+    ).body.dataObject as { taskId: number };
+    // The bare panel acknowledges at once; B's snapshot is taken after the task settles.
+    await waitFor(`publish task ${task.taskId} completed`, async () => {
+      const row = await server.app.db.kysely
+        .selectFrom('rollout_tasks')
+        .select('state')
+        .where('id', '=', task.taskId)
+        .executeTakeFirstOrThrow();
+      return row.state === 'completed';
+    });
+    return { program: String(program.programId), programTask: String(task.taskId) };
   }
 
   /** An application card with a version and an auxiliary app. */

@@ -10,9 +10,13 @@ export const strings: LanguageStrings = {
   ),
   contract: mergeFiles(
     contractBase,
-    import.meta.glob<Catalog>('../../../../packages/contract/src/i18n/*.en-US.json', {
-      eager: true,
-      import: 'default',
-    }),
+    // The program messages load with the program tab (features/programs/catalogs.ts).
+    import.meta.glob<Catalog>(
+      [
+        '../../../../packages/contract/src/i18n/*.en-US.json',
+        '!../../../../packages/contract/src/i18n/programs.en-US.json',
+      ],
+      { eager: true, import: 'default' },
+    ),
   ),
 };

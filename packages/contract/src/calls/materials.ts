@@ -91,7 +91,7 @@ export const insertMaterial = defineCall({
   method: 'POST',
   path: '/material/insertMaterial',
   summary:
-    'Multipart: field fileType first (2 audio: at most 20 MB, mp3, wma, wav, amr, aac, ogg, mp4, flac or ape; 1 image: at most 20 MB, png, jpg, gif or webp; 3 video: at most 200 MB, mp4, webm, mkv, avi or mov), then file uiFile, checked by content. Stored under a generated name with its SHA-256; images get a thumbnail.',
+    'Multipart: fileType (1 image, 2 audio, 3 video), then file uiFile; checked by content, stored under a generated name',
   tag,
   access: callers.deviceOperators,
   params: z.object({}),

@@ -186,7 +186,7 @@ const creators = users(['2', '4'], {
 export const listPrograms = defineCall({
   method: 'GET',
   path: '/program/listProgram',
-  summary: "The company's programs, newest first; name searches part of the name",
+  summary: 'Programs, newest first; name searches the name',
   tag,
   access: readers,
   params: pageParams.extend({ name: z.string().trim().max(NAME_MAX).optional() }),
@@ -196,8 +196,7 @@ export const listPrograms = defineCall({
 export const insertProgram = defineCall({
   method: 'POST',
   path: '/program/insert',
-  summary:
-    'New program (program role 0): name, playTime (seconds, default 3600 in the console), content (JSON: [{type: image|video|audio, materialId, duration} | {type: web, url, duration}]). Starts as a draft (create).',
+  summary: 'New program (role 0): name, playTime, content (JSON items); a draft',
   tag,
   access: creators,
   params: programFields,
@@ -207,8 +206,7 @@ export const insertProgram = defineCall({
 export const updateProgram = defineCall({
   method: 'POST',
   path: '/program/update',
-  summary:
-    'Edit a draft or an approved program (program role 0); an approved program returns to draft and needs approval again. Refused while it is under review.',
+  summary: 'Edit a draft or approved program (role 0); approval starts again',
   tag,
   access: creators,
   params: programFields.extend({ programId }),
@@ -218,7 +216,7 @@ export const updateProgram = defineCall({
 export const deleteProgram = defineCall({
   method: 'POST',
   path: '/program/delete',
-  summary: 'Delete a draft or an approved program (program role 0), with its approval steps',
+  summary: 'Delete a draft or approved program (role 0)',
   tag,
   access: creators,
   params: z.object({ programId }),
@@ -228,8 +226,7 @@ export const deleteProgram = defineCall({
 export const listApproval = defineCall({
   method: 'GET',
   path: '/approval/listApproval',
-  summary:
-    "The steps of the program's current approval round, oldest first (a round starts at each submission; an edit of an approved program starts an empty one)",
+  summary: 'Steps of the current approval round',
   tag,
   access: readers,
   params: z.object({ programId }),
@@ -239,8 +236,7 @@ export const listApproval = defineCall({
 export const approvalProcess = defineCall({
   method: 'POST',
   path: '/approval/approvalProcess',
-  summary:
-    'One step of the approval: program role 0 submits a draft (status 1); role 1 passes (1) or refuses (0) a submitted program, role 2 one that passed level 1. A refusal returns the program to its creator as a draft. The creator or last editor never approves; two approvers at once: one wins, the other is told the program changed.',
+  summary: 'Submit (role 0), pass or refuse (roles 1, 2) with a reason',
   tag,
   access: readers,
   params: z.object({
@@ -275,8 +271,7 @@ const publishers = creators;
 export const publishProgram = defineCall({
   method: 'POST',
   path: '/program/packZip',
-  summary:
-    'Publish an approved program (program role 0) to chosen panels (deviceIds) or to the panels of labels (tagIds), comma-separated: a task with a row per panel; each panel fetches the media through signed URLs, verifies them and plays the playlist (protocol 6.5).',
+  summary: 'Publish an approved program (role 0) to deviceIds or tagIds',
   tag,
   access: publishers,
   params: z.object({
@@ -303,7 +298,7 @@ export type PublishTask = z.infer<typeof publishTask>;
 export const listPublishTasks = defineCall({
   method: 'GET',
   path: '/program/publishTasks',
-  summary: "The program's publish tasks, newest first (at most 20), with their panels counted by state",
+  summary: "A program's publish tasks with panels by state",
   tag,
   access: readers,
   params: z.object({ programId }),
@@ -336,8 +331,7 @@ export type PublishTarget = z.infer<typeof publishTarget>;
 export const listPublishTargets = defineCall({
   method: 'GET',
   path: '/program/publishTargets',
-  summary:
-    "One page of a publish task's panels with their state (downloading n%, ready, playing, failed with reason)",
+  summary: "A publish task's panels and their states",
   tag,
   access: readers,
   params: pageParams.extend({ taskId: id('program.taskNotFound') }),

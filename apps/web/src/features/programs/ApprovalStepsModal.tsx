@@ -1,7 +1,7 @@
 import { Alert, Modal, Spin, Steps, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { programs } from '@panelfleet/contract';
+import * as programs from '@panelfleet/contract/programs';
 import { call } from '../../api/client';
 import { SESSION_QUERY_KEY } from '../../app/queryClient';
 import { formatDateTime } from '../../format/dateTime';

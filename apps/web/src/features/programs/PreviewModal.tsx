@@ -9,7 +9,7 @@ import {
   GlobalOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { programs } from '@panelfleet/contract';
+import type * as programs from '@panelfleet/contract/programs';
 import { materialFileUrl } from '../notifications/useAudioMaterials';
 
 interface PreviewModalProps {

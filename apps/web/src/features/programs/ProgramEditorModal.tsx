@@ -25,7 +25,8 @@ import {
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { materials, programs } from '@panelfleet/contract';
+import { materials } from '@panelfleet/contract';
+import * as programs from '@panelfleet/contract/programs';
 import { alreadyReported, call, uploadWithProgress } from '../../api/client';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { CONTRACT_NS } from '../../i18n';

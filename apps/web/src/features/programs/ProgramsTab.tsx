@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App, Button, Tag, Typography, type TableColumnsType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { programs } from '@panelfleet/contract';
+import * as programs from '@panelfleet/contract/programs';
 import { alreadyReported, call } from '../../api/client';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { formatDateTime } from '../../format/dateTime';

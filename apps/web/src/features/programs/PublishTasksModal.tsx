@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Modal, Progress, Segmented, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { programs } from '@panelfleet/contract';
+import * as programs from '@panelfleet/contract/programs';
 import { call } from '../../api/client';
 import { SESSION_QUERY_KEY } from '../../app/queryClient';
 import { formatDateTime } from '../../format/dateTime';

@@ -1,6 +1,6 @@
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { programs } from '@panelfleet/contract';
+import * as programs from '@panelfleet/contract/programs';
 import { call } from '../../api/client';
 import { CONTRACT_NS } from '../../i18n';
 import { FormModal } from '../../lists/FormModal';

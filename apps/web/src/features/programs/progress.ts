@@ -1,4 +1,4 @@
-import type { programs } from '@panelfleet/contract';
+import type * as programs from '@panelfleet/contract/programs';
 
 type Step = programs.ApprovalStep;
 
