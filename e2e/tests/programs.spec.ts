@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { accounts, device, programs } from '@panelfleet/contract';
 import { switchLanguage } from '../support/antd.js';
@@ -264,4 +265,22 @@ test('create, submit, pass, refuse, edit, resubmit, pass both levels and preview
   await row(creator).getByTestId('program-tasks').click();
   await expect(tasks.getByTestId('publish-task-summary')).toContainText('Playing: 2');
   await snapshotQuiet(creator, 'program-publish-tasks-en-US');
+  await creator.locator('.ant-modal-close:visible').click();
+
+  // Export the zip and import it back: a second program of that name, a draft with new materials.
+  const download = creator.waitForEvent('download');
+  await row(creator).getByTestId('program-export').click();
+  const zip = await (await download).path();
+  expect(fs.statSync(zip).size).toBeGreaterThan(webm.length);
+  await creator.getByTestId('program-import-input').setInputFiles({
+    name: `${NAME}.zip`,
+    mimeType: 'application/zip',
+    buffer: fs.readFileSync(zip),
+  });
+  await expect(creator.locator('.ant-message')).toContainText(
+    'Program imported as a draft with 2 new materials',
+  );
+  await expect(row(creator)).toHaveCount(2);
+  await expect(row(creator).getByTestId('program-status')).toHaveText(['Draft', 'Approved']);
+  await snapshotQuiet(creator, 'programs-imported-en-US');
 });

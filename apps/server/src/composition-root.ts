@@ -135,6 +135,7 @@ import { ProgramProgressRecorder } from './modules/programs/panel-progress.js';
 import { ProgramRolloutKind } from './modules/programs/program-kind.js';
 import { PublishRepository } from './modules/programs/publish-repository.js';
 import { PublishService } from './modules/programs/publish-service.js';
+import { ProgramZipService } from './modules/programs/zip-service.js';
 import { programEnvelopeValue } from './modules/downloads/program.js';
 import { ProgramService } from './modules/programs/service.js';
 import { NotificationRepository } from './modules/notifications/repository.js';
@@ -864,6 +865,7 @@ export async function compose({
       log: operations,
       clock,
     }),
+    new ProgramZipService({ programs: programService, materials, log: operations, dataDir: config.dataDir }),
   );
   notificationRoutes(
     router,

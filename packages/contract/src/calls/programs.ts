@@ -337,3 +337,38 @@ export const listPublishTargets = defineCall({
   params: pageParams.extend({ taskId: id('program.taskNotFound') }),
   reply: listReply(publishTarget),
 });
+
+export const importZip = defineCall({
+  method: 'POST',
+  path: '/program/importZip',
+  summary: 'Multipart file importZip: a program zip, checked whole, becomes a new draft (role 0)',
+  tag,
+  access: creators,
+  params: z.object({}),
+  reply: itemReply(z.object({ programId: z.number().int(), materialCount: z.number().int() })),
+});
+
+export const exportZip = defineCall({
+  method: 'POST',
+  path: '/program/exportZip',
+  summary: 'The address of an approved program as a zip (program.json and media/)',
+  tag,
+  access: readers,
+  params: z.object({ programId }),
+  reply: itemReply(z.object({ url: z.string() })),
+});
+
+export const programZip = defineCall({
+  method: 'GET',
+  path: '/program/zip',
+  summary: 'An approved program as a zip',
+  tag,
+  access: readers,
+  params: z.object({ programId }),
+  reply: z.custom<Uint8Array | AsyncIterable<Uint8Array>>(
+    (value) =>
+      value instanceof Uint8Array ||
+      (typeof value === 'object' && value !== null && Symbol.asyncIterator in value),
+  ),
+  produces: 'application/zip',
+});

@@ -113,6 +113,47 @@ export class MaterialService {
     }
   }
 
+  /**
+   * Checks a file on disk as an upload of `kind` named `name` would be checked (name, size, the
+   * format by content, an image decoded whole), storing nothing.
+   */
+  async check(kind: materials.MaterialKind, name: string, file: string): Promise<void> {
+    const detector = DETECTORS[kind];
+    if (!materials.fitsKind(kind, displayName(name))) throw new Refusal(detector.refusal, 'invalid');
+    const stat = await fs.promises.stat(file);
+    if (stat.size === 0) throw new Refusal('material.fileMissing', 'invalid');
+    if (stat.size > materials.MAX_BYTES_OF[kind]) throw new Refusal(detector.tooLarge, 'tooLarge');
+    const handle = await fs.promises.open(file, 'r');
+    try {
+      const first = Buffer.alloc(Math.min(stat.size, 16));
+      await handle.read(first, 0, first.length, 0);
+      const head = Buffer.alloc(Math.min(stat.size, detector.headBytesNeeded(first)));
+      await handle.read(head, 0, head.length, 0);
+      if (!detector.detect(head)) throw new Refusal(detector.refusal, 'invalid');
+    } finally {
+      await handle.close();
+    }
+    if (kind === 'image') {
+      const probe = path.join(this.folder, `.check-${crypto.randomBytes(12).toString('hex')}.webp`);
+      try {
+        await this.makeThumbnail(file, probe);
+      } finally {
+        await fs.promises.rm(probe, { force: true });
+      }
+    }
+  }
+
+  /** Removes materials this server just made (an import that failed after storing some). */
+  async discard(orgId: number, ids: number[]): Promise<void> {
+    for (const id of ids) {
+      const row = await this.deps.repository.find(orgId, id);
+      if (!row) continue;
+      await this.deps.repository.remove(orgId, id);
+      await fs.promises.rm(this.pathOf(row), { force: true });
+      await fs.promises.rm(this.thumbPath(row.stored_name), { force: true });
+    }
+  }
+
   /** Decodes the whole image (a file with a valid header but broken data is refused) and writes its thumbnail. */
   private async makeThumbnail(source: string, target: string) {
     try {

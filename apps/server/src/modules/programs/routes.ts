@@ -1,5 +1,8 @@
 import { programs, translate } from '@panelfleet/contract';
 import type { Router } from '../../http/router.js';
+import { Refusal } from '../../refusal.js';
+import { ZIP_LIMITS } from './program-zip.js';
+import type { ProgramZipService } from './zip-service.js';
 import type { PublishService } from './publish-service.js';
 import type { ProgramService } from './service.js';
 
@@ -12,7 +15,53 @@ const PASS_MESSAGES: Record<programs.ProgramStatus, string> = {
   approval2: 'program.passed',
 };
 
-export function programRoutes(router: Router, s: ProgramService, publishing: PublishService) {
+const drain = async (stream: AsyncIterable<unknown>) => {
+  for await (const chunk of stream) void chunk;
+};
+
+export function programRoutes(
+  router: Router,
+  s: ProgramService,
+  publishing: PublishService,
+  zips: ProgramZipService,
+) {
+  router.add(programs.importZip, async ({ request, session, ip, language }) => {
+    if (Number(request.headers['content-length'] ?? 0) > ZIP_LIMITS.uploadBytes + 64 * 1024)
+      throw new Refusal('program.zipTooLarge', 'tooLarge');
+    if (!request.isMultipart()) throw new Refusal('program.zipMissing', 'invalid');
+    const part = await request.file({
+      limits: { fileSize: ZIP_LIMITS.uploadBytes, files: 1 },
+      throwFileSizeLimit: false,
+    });
+    if (!part) throw new Refusal('program.zipMissing', 'invalid');
+    try {
+      if (part.fieldname !== 'importZip') throw new Refusal('program.zipMissing', 'invalid');
+      const imported = await zips.importZip(session.user, ip, part.filename, {
+        stream: part.file,
+        truncated: () => part.file.truncated,
+      });
+      return {
+        ...ok,
+        hhtMsg: translate(language, 'program.imported', { count: imported.materialCount }),
+        dataObject: imported,
+      };
+    } finally {
+      // Whatever was refused, the browser is still sending: read the rest so it gets the reply.
+      await drain(part.file);
+    }
+  });
+  router.add(programs.exportZip, async ({ session, params }) => ({
+    ...ok,
+    dataObject: { url: await zips.exportUrl(session.user.orgId, params.programId) },
+  }));
+  router.add(programs.programZip, async ({ session, params, reply }) => {
+    const zip = await zips.zipOf(session.user.orgId, params.programId);
+    reply
+      .type('application/zip')
+      .header('content-disposition', `attachment; filename="${zip.name}"`)
+      .header('cache-control', 'private, no-store');
+    return zip.stream;
+  });
   router.add(programs.publishProgram, async ({ session, params, ip, language }) => {
     const published = await publishing.publish(session.user, ip, params);
     return {

@@ -18,6 +18,7 @@ import { PublishTasksModal } from './PublishTasksModal';
 import { ProgramEditorModal } from './ProgramEditorModal';
 import { allowedActions } from './progress';
 import { ReasonModal, type ReasonAction } from './ReasonModal';
+import { ZipImportButton } from './ZipImport';
 
 type Program = programs.Program;
 
@@ -47,6 +48,19 @@ export default function ProgramsTab() {
   const [publishing, setPublishing] = useState<Program>();
   const [tasksOf, setTasksOf] = useState<{ program: Program; taskId?: number }>();
   const { message } = App.useApp();
+
+  const download = async (row: Program) => {
+    try {
+      const { url } = (await call(programs.exportZip, { programId: row.programId })).dataObject;
+      // Same origin: the session cookie goes along; the server names the file.
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = '';
+      link.click();
+    } catch (error) {
+      alreadyReported(error);
+    }
+  };
 
   const publish = async (deviceIds: number[]) => {
     if (!publishing) return false;
@@ -149,6 +163,13 @@ export default function ProgramsTab() {
               onClick={() => setPublishing(row)}
             />
           )}
+          {row.status === 'approval2' && (
+            <RowAction
+              label={t('programs.zip.download')}
+              testId="program-export"
+              onClick={() => void download(row)}
+            />
+          )}
           <RowAction
             label={t('programs.actions.tasks')}
             testId="program-tasks"
@@ -181,9 +202,12 @@ export default function ProgramsTab() {
         onRefresh={list.refresh}
         extra={
           role === '0' && (
-            <Button icon={<PlusOutlined />} data-testid="program-add" onClick={() => setEditing(null)}>
-              {t('programs.add')}
-            </Button>
+            <>
+              <Button icon={<PlusOutlined />} data-testid="program-add" onClick={() => setEditing(null)}>
+                {t('programs.add')}
+              </Button>
+              <ZipImportButton onImported={list.reload} />
+            </>
           )
         }
       />
