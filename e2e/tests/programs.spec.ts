@@ -284,3 +284,75 @@ test('create, submit, pass, refuse, edit, resubmit, pass both levels and preview
   await expect(row(creator).getByTestId('program-status')).toHaveText(['Draft', 'Approved']);
   await snapshotQuiet(creator, 'programs-imported-en-US');
 });
+
+test('every program dialog in the other language', async ({ browser }) => {
+  test.setTimeout(120_000);
+  // The users of the first test, the other way round: the creator and level 2 in Chinese, level 1 in English.
+  const creator = await userPage(browser, `pc${run}`, 'zh-CN');
+  const name = `大堂 ${run}`;
+  const media = (await apiCall(creator, url, programs.listPrograms, { start: 1, size: 10, name: NAME }))
+    .listObject[0]!.media;
+  const image = media.find((m) => m.fileType === 1)!;
+  await apiCall(creator, url, programs.insertProgram, {
+    name,
+    playTime: '3600',
+    content: JSON.stringify([
+      { type: 'image', materialId: image.materialId, duration: 2 },
+      { type: 'web', url: 'https://example.com/menu', duration: 2 },
+    ]),
+  });
+  await creator.getByTestId('list-refresh').click();
+  const mine = creator.locator('.ant-table-row').filter({ hasText: name });
+  await mine.getByTestId('program-progress').click();
+  await expect(creator.getByTestId('program-steps-none')).toHaveText('请先提交审核才能查看审批进度');
+  await snapshotQuiet(creator, 'program-progress-none-zh-CN');
+  await creator.locator('.ant-modal-close:visible').click();
+  await mine.getByTestId('program-submit').click();
+  await creator.getByTestId('program-reason').fill('请审核');
+  await snapshotQuiet(creator, 'program-submit-zh-CN');
+  await creator.getByTestId('program-submit-modal-ok').click();
+  await expect(mine.getByTestId('program-status')).toHaveText('待一级审批');
+  await mine.getByTestId('program-progress').click();
+  await expect(creator.getByTestId('program-steps-waiting')).toContainText('等待一级审批');
+  await snapshotQuiet(creator, 'program-progress-waiting-zh-CN');
+  await creator.locator('.ant-modal-close:visible').click();
+
+  const level1 = await userPage(browser, `pa${run}`, 'en-US');
+  const theirs = level1.locator('.ant-table-row').filter({ hasText: name });
+  await theirs.getByTestId('program-pass').click();
+  await expect(level1.getByTestId('program-reason')).toHaveValue('Level-1 approval passed');
+  await level1.getByTestId('program-pass-modal-ok').click();
+  await expect(theirs.getByTestId('program-status')).toHaveText('Awaiting level-2 approval');
+
+  const level2 = await userPage(browser, `pb${run}`, 'zh-CN');
+  const hers = level2.locator('.ant-table-row').filter({ hasText: name });
+  await hers.getByTestId('program-refuse').click();
+  await level2.getByTestId('program-refuse-modal-ok').click();
+  await expect(level2.getByTestId('program-refuse-modal')).toContainText('原因必须填');
+  await level2.getByTestId('program-reason').fill('图片过期');
+  await snapshotQuiet(level2, 'program-refuse-zh-CN');
+  await level2.getByTestId('program-refuse-modal-ok').click();
+  await hers.getByTestId('program-progress').click();
+  await expect(level2.getByTestId('program-steps-error')).toContainText('图片过期');
+  await snapshotQuiet(level2, 'program-progress-error-zh-CN');
+  await level2.locator('.ant-modal-close:visible').click();
+
+  // The Chinese preview and the English editor, terminal list and publishing of the first program.
+  await hers.getByTestId('program-preview-open').click();
+  await expect(level2.getByTestId('program-preview-position')).toContainText('第 1 项，共 2 项');
+  await snapshotQuiet(level2, 'program-preview-zh-CN');
+  await expect(level2.getByTestId('program-preview')).toHaveAttribute('data-type', 'web', { timeout: 5000 });
+  await snapshot(level2, 'program-preview-web-zh-CN');
+  await level2.locator('.ant-modal-close:visible').click();
+
+  const english = await userPage(browser, `pc${run}`, 'en-US');
+  const first = english.locator('.ant-table-row').filter({ hasText: NAME }).filter({ hasText: 'Approved' });
+  await first.getByTestId('program-publish').click();
+  await english.getByTestId('terminal-list').locator('[data-label]').first().waitFor();
+  await snapshotQuiet(english, 'program-publish-en-US');
+  await english.locator('.ant-modal-close:visible').click();
+  await english.getByTestId('program-add').click();
+  await english.getByTestId('program-editor-ok').click();
+  await expect(english.getByTestId('program-editor')).toContainText('Please enter the program name');
+  await snapshotQuiet(english, 'program-editor-empty-en-US');
+});
