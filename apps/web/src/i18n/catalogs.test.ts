@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { messageCatalogs, VIEW_NAMES } from '@panelfleet/contract';
+import { mergeCatalogs, messageCatalogs, VIEW_NAMES } from '@panelfleet/contract';
+import programsEnUS from '../../../../packages/contract/src/i18n/programs.en-US.json';
+import programsZhCN from '../../../../packages/contract/src/i18n/programs.zh-CN.json';
 import { loadConsoleCatalog, loadContractCatalog } from './index';
 import { SKINS } from '../features/shell/skins';
 
@@ -49,7 +51,12 @@ describe('contract catalogs', () => {
   });
 
   it('the console loads the same messages the server answers with, one language at a time', async () => {
-    for (const language of ['zh-CN', 'en-US'] as const)
-      expect(await loadContractCatalog(language)).toEqual(messageCatalogs[language]);
+    // The program messages load with the program tab (features/programs/catalogs.ts).
+    const lazy = { 'zh-CN': programsZhCN, 'en-US': programsEnUS };
+    for (const language of ['zh-CN', 'en-US'] as const) {
+      const startUp = await loadContractCatalog(language);
+      expect(startUp).not.toHaveProperty('program');
+      expect(mergeCatalogs(startUp, lazy[language])).toEqual(messageCatalogs[language]);
+    }
   });
 });
