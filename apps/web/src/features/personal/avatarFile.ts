@@ -14,4 +14,4 @@ export const isWithinMaxSide = (width: number, height: number) =>
   width <= MAX_AVATAR_SIDE && height <= MAX_AVATAR_SIDE;
 
 /** The avatar image address; the stamp makes the browser fetch a new upload. */
-export const avatarUrl = (stamp: number) => `/platform/user/avatar?v=${stamp}`;
+export const avatarUrl = (stamp: number | string) => `/platform/user/avatar?v=${stamp}`;

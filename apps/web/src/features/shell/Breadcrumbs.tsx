@@ -1,14 +1,25 @@
 import { Breadcrumb } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { ViewName } from '@panelfleet/contract';
-import { PATHS } from '../../paths';
+import { breadcrumbTrail, type ViewName } from '@panelfleet/contract';
+import { homeView, PATHS } from '../../paths';
 
-export function Breadcrumbs({ view }: { view: ViewName | undefined }) {
+/** Home, the menu entry (or header page) the view belongs to, then the view when it is one of its tabs. */
+export function Breadcrumbs({ view, entries }: { view: ViewName | undefined; entries: readonly ViewName[] }) {
   const { t } = useTranslation();
+  const trail = breadcrumbTrail(view, entries);
   const items = [
     { title: <Link to={PATHS.home}>{t('shell.home')}</Link> },
-    ...(view ? [{ title: t(`views.${view}`) }] : []),
+    ...trail.map((level, i) => ({
+      title:
+        i < trail.length - 1 ? (
+          <Link to={homeView(level)} data-crumb={level}>
+            {t(`views.${level}`)}
+          </Link>
+        ) : (
+          <span data-crumb={level}>{t(`views.${level}`)}</span>
+        ),
+    })),
   ];
   return <Breadcrumb data-testid="breadcrumbs" items={items} style={{ marginBottom: 16 }} />;
 }

@@ -59,6 +59,7 @@ function Shell({
   const title = deployment.special && config.title ? config.title : t('app.name');
   const match = useMatch(`${PATHS.home}/:view`);
   const current = isViewName(match?.params.view) ? match.params.view : undefined;
+  const entries = menuFor(user, deployment);
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -87,12 +88,12 @@ function Shell({
             </Typography.Text>
           )}
         </div>
-        <SideMenu entries={menuFor(user, deployment)} current={current} />
+        <SideMenu entries={entries} current={current} />
       </Layout.Sider>
       <Layout>
         <AppHeader collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} userName={userName} />
         <Layout.Content style={{ padding: 16 }}>
-          <Breadcrumbs view={current} />
+          <Breadcrumbs view={current} entries={entries} />
           <Routes>
             <Route index element={<StartRedirect user={user} deployment={deployment} />} />
             <Route path=":view" element={<ViewRoute user={user} deployment={deployment} />} />

@@ -1,7 +1,7 @@
 import { Menu } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { subViewsOf, type ViewName } from '@panelfleet/contract';
+import { menuEntryOf, type ViewName } from '@panelfleet/contract';
 import { homeView } from '../../paths';
 import { VIEW_ICONS } from './viewIcons';
 
@@ -14,8 +14,7 @@ export function SideMenu({ entries, current }: { entries: ViewName[]; current: V
     label: <span data-menu={view}>{t(`views.${view}`)}</span>,
   }));
   // A tab view (the task list of OTA management, say) lights up the menu entry that hosts it.
-  const selected =
-    current && !entries.includes(current) ? entries.find((e) => subViewsOf(e).includes(current)) : current;
+  const selected = current && menuEntryOf(current, entries);
   return (
     <Menu
       theme="dark"

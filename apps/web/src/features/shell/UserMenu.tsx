@@ -7,12 +7,16 @@ import { auth } from '@panelfleet/contract';
 import { call } from '../../api/client';
 import { SESSION_QUERY_KEY } from '../../app/queryClient';
 import { homeView, PATHS } from '../../paths';
+import { usePersonalInfo } from '../personal/personalQuery';
+import { headerAvatarUrl, initialOf } from './userAvatar';
 
 export function UserMenu({ userName, color }: { userName: string; color: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { modal } = App.useApp();
+  const personal = usePersonalInfo();
+  const avatar = headerAvatarUrl(personal.data?.avatar);
 
   const quit = () =>
     modal.confirm({
@@ -49,7 +53,17 @@ export function UserMenu({ userName, color }: { userName: string; color: string 
         data-testid="user-menu"
         style={{ display: 'inline-flex', alignItems: 'center', gap: 8, cursor: 'pointer', color }}
       >
-        <Avatar size="small" icon={<UserOutlined />} />
+        {/* Without an image, or when it cannot be loaded, antd shows the initial instead. */}
+        <Avatar
+          size="small"
+          src={avatar}
+          alt={userName}
+          data-testid="header-avatar"
+          data-avatar={avatar ? 'image' : 'initial'}
+          style={{ background: 'rgba(255, 255, 255, 0.25)', color: '#fff', flex: 'none' }}
+        >
+          {initialOf(userName)}
+        </Avatar>
         <span>{userName}</span>
       </span>
     </Dropdown>
