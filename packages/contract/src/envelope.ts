@@ -5,6 +5,13 @@ export const failReply = z.object({
   hhtStatus: z.literal('fail'),
   hhtMsg: z.string(),
   hhtErrorCode: z.string().optional(),
+  /**
+   * The message's key in the contract's catalogs and its variables (hhtMsg is that message in
+   * the caller's language): a console can show the same message again in another language.
+   * Absent when the text came from elsewhere (another server).
+   */
+  hhtMsgKey: z.string().optional(),
+  hhtMsgVars: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   /** 518 marks an expired, unknown or tampered session (legacy contract). */
   status: z.number().optional(),
 });

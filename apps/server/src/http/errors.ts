@@ -30,11 +30,13 @@ export const asAppError = (refusal: Refusal) =>
       : new AppError(refusal.key, STATUS_OF_REFUSAL[refusal.kind], refusal.vars, refusal.errorCode);
 
 export function sendFail(request: FastifyRequest, reply: FastifyReply, error: AppError) {
+  const relayed = error instanceof RelayedFail;
   const body: FailReply = {
     hhtStatus: 'fail',
-    hhtMsg:
-      error instanceof RelayedFail ? error.text : translate(requestLanguage(request), error.key, error.vars),
+    hhtMsg: relayed ? error.text : translate(requestLanguage(request), error.key, error.vars),
     ...(error.errorCode ? { hhtErrorCode: error.errorCode } : {}),
+    ...(relayed ? {} : { hhtMsgKey: error.key }),
+    ...(!relayed && Object.keys(error.vars).length ? { hhtMsgVars: error.vars } : {}),
     ...(error instanceof SessionExpiredError ? { status: SESSION_EXPIRED_STATUS } : {}),
   };
   return reply.code(error.httpStatus).send(body);

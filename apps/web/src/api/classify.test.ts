@@ -19,6 +19,28 @@ describe('classifyReply', () => {
     }
   });
 
+  it('keeps the message key and variables of a fail envelope, so the message can follow a language switch', () => {
+    const body = {
+      hhtStatus: 'fail',
+      hhtMsg: 'Too many failed sign-ins; try again in 3 minutes',
+      hhtMsgKey: 'login.throttled',
+      hhtMsgVars: { minutes: 3 },
+    };
+    expect(classifyReply(429, body)).toEqual({
+      kind: 'fail',
+      message: body.hhtMsg,
+      code: undefined,
+      key: 'login.throttled',
+      vars: { minutes: 3 },
+    });
+    expect(classifyReply(200, { ...body, hhtMsgVars: { minutes: { nested: 1 } } })).toEqual({
+      kind: 'fail',
+      message: body.hhtMsg,
+      code: undefined,
+      key: 'login.throttled',
+    });
+  });
+
   it('sends any other 5xx to the server error page, even with a fail envelope', () => {
     expect(classifyReply(500, { hhtStatus: 'fail', hhtMsg: 'boom' })).toEqual({ kind: 'serverError' });
     expect(classifyReply(502, undefined)).toEqual({ kind: 'serverError' });

@@ -4,7 +4,14 @@ import { isFail, SESSION_EXPIRED_STATUS } from '@panelfleet/contract';
 export type Outcome =
   | { kind: 'ok'; body: unknown }
   | { kind: 'sessionExpired'; message: string }
-  | { kind: 'fail'; message: string; code: string | undefined }
+  | {
+      kind: 'fail';
+      message: string;
+      code: string | undefined;
+      /** The message's catalog key and variables, to show it again in another language. */
+      key?: string;
+      vars?: Record<string, string | number>;
+    }
   | { kind: 'serverError' }
   | { kind: 'notFound' }
   | { kind: 'network' };
@@ -24,6 +31,11 @@ const messageOf = (body: unknown): string => {
   return typeof msg === 'string' ? msg : '';
 };
 
+const isVars = (value: unknown): value is Record<string, string | number> =>
+  typeof value === 'object' &&
+  value !== null &&
+  Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number');
+
 const isSuccess = (body: unknown): boolean =>
   typeof body === 'object' && body !== null && (body as { hhtStatus?: unknown }).hhtStatus === 'success';
 
@@ -36,7 +48,14 @@ export function classifyReply(httpStatus: number, body: unknown): Outcome {
   if (httpStatus === NO_REPLY) return { kind: 'network' };
   if (hasSessionExpiredMarker(body)) return { kind: 'sessionExpired', message: messageOf(body) };
   if (httpStatus >= 500) return { kind: 'serverError' };
-  if (isFail(body)) return { kind: 'fail', message: body.hhtMsg, code: body.hhtErrorCode };
+  if (isFail(body))
+    return {
+      kind: 'fail',
+      message: body.hhtMsg,
+      code: body.hhtErrorCode,
+      ...(typeof body.hhtMsgKey === 'string' ? { key: body.hhtMsgKey } : {}),
+      ...(isVars(body.hhtMsgVars) ? { vars: body.hhtMsgVars } : {}),
+    };
   if (httpStatus === 404) return { kind: 'notFound' };
   if (httpStatus >= 200 && httpStatus < 300 && isSuccess(body)) return { kind: 'ok', body };
   return { kind: 'serverError' };

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly hhtMsg: string | undefined,
     readonly hhtErrorCode: string | undefined,
     readonly httpStatus: number,
+    /** The message's catalog key and variables (contract namespace), when the server sent them. */
+    readonly catalogMessage: { key: string; vars: Record<string, string | number> } | undefined = undefined,
   ) {
     super(hhtMsg || kind);
     this.name = 'ApiError';
@@ -190,6 +192,7 @@ async function settle<C extends CallDef>(
     outcome.kind === 'fail' || outcome.kind === 'sessionExpired' ? outcome.message : undefined,
     outcome.kind === 'fail' ? outcome.code : undefined,
     status,
+    outcome.kind === 'fail' && outcome.key ? { key: outcome.key, vars: outcome.vars ?? {} } : undefined,
   );
 }
 

@@ -3,6 +3,7 @@ import { App, Form, Modal, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { alreadyReported } from '../api/client';
 import { NOTICE_SECONDS } from '../api/ReplyEffects';
+import { useRevalidateOnLanguageChange } from '../forms/useRevalidateOnLanguageChange';
 
 interface FormModalProps<Values> {
   title: string;
@@ -41,6 +42,7 @@ export function FormModal<Values>({
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [saving, setSaving] = useState(false);
+  useRevalidateOnLanguageChange(form as FormInstance);
 
   const finish = async (values: Values) => {
     setSaving(true);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, Card, Form, Input, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Typography } from 'antd';
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { useAppTitle, useRuntimeConfig } from '../../app/RuntimeConfig';
 import { usePreferences } from '../../app/Preferences';
 import { SESSION_QUERY_KEY } from '../../app/queryClient';
 import { schemaRule } from '../../forms/schemaRule';
+import { useRevalidateOnLanguageChange } from '../../forms/useRevalidateOnLanguageChange';
 import { CONTRACT_NS } from '../../i18n';
 import { PATHS } from '../../paths';
 import { LanguageSwitch } from '../shell/LanguageSwitch';
@@ -41,6 +42,9 @@ export default function LoginPage() {
   const [submitting, setSubmitting] = useState(false);
   const [captchaStamp, setCaptchaStamp] = useState(() => Date.now());
   const [rememberedName] = useState(() => readRememberedName(document.cookie));
+  // Why the last attempt was refused, kept as the message's key so it follows a language switch.
+  const [refusal, setRefusal] = useState<ApiError>();
+  useRevalidateOnLanguageChange(form);
 
   const refreshCaptcha = useCallback(() => setCaptchaStamp(Date.now()), []);
   useEffect(() => {
@@ -62,12 +66,13 @@ export default function LoginPage() {
 
   const signIn = async ({ username, password, tryCode }: LoginValues) => {
     setSubmitting(true);
+    setRefusal(undefined);
     try {
-      const reply = await call(auth.login, {
-        username: username.trim(),
-        password: md5(password),
-        tryCode: tryCode.trim(),
-      });
+      const reply = await call(
+        auth.login,
+        { username: username.trim(), password: md5(password), tryCode: tryCode.trim() },
+        { quietFail: true },
+      );
       document.cookie = rememberNameCookie(username.trim());
       storeProgramRole(localStorage, reply.program_role);
       queryClient.removeQueries({ queryKey: SESSION_QUERY_KEY });
@@ -79,6 +84,7 @@ export default function LoginPage() {
         navigate(PATHS.active);
         return;
       }
+      if (error.kind === 'fail') setRefusal(error);
       // The server consumed the captcha; the user needs a new one.
       form.setFieldValue('tryCode', '');
       refreshCaptcha();
@@ -176,6 +182,19 @@ export default function LoginPage() {
                 />
               </div>
             </Form.Item>
+            {refusal && (
+              <Alert
+                type="error"
+                showIcon
+                data-testid="login-refusal"
+                style={{ marginBottom: 16 }}
+                title={
+                  refusal.catalogMessage
+                    ? t(refusal.catalogMessage.key, { ns: CONTRACT_NS, ...refusal.catalogMessage.vars })
+                    : refusal.hhtMsg
+                }
+              />
+            )}
             <Form.Item>
               <Button type="primary" htmlType="submit" block loading={submitting} data-testid="login-submit">
                 {t('login.submit')}

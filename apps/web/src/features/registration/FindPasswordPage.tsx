@@ -4,6 +4,7 @@ import { MailOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { accounts, isValidEmail } from '@panelfleet/contract';
 import { alreadyReported, call } from '../../api/client';
+import { useRevalidateOnLanguageChange } from '../../forms/useRevalidateOnLanguageChange';
 import { CONTRACT_NS } from '../../i18n';
 import { SignInLink, StandaloneFrame } from './StandaloneFrame';
 
@@ -16,6 +17,7 @@ export default function FindPasswordPage() {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const [form] = Form.useForm<FindValues>();
+  useRevalidateOnLanguageChange(form);
   const [sending, setSending] = useState(false);
 
   const emailRule = useMemo(

@@ -8,6 +8,7 @@ import { accounts } from '@panelfleet/contract';
 import { alreadyReported, call } from '../../api/client';
 import { confirmationRule, passwordRule } from '../../forms/passwordRules';
 import { schemaRule } from '../../forms/schemaRule';
+import { useRevalidateOnLanguageChange } from '../../forms/useRevalidateOnLanguageChange';
 import { CONTRACT_NS } from '../../i18n';
 import { PATHS } from '../../paths';
 import { SignInLink, StandaloneFrame } from './StandaloneFrame';
@@ -30,6 +31,7 @@ export default function RegisterPage() {
   const { modal } = App.useApp();
   const navigate = useNavigate();
   const [form] = Form.useForm<RegisterValues>();
+  useRevalidateOnLanguageChange(form);
   const [submitting, setSubmitting] = useState(false);
   const salespeople = useQuery({
     queryKey: ['salespeopleOnJob'],

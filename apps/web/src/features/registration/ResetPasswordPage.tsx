@@ -7,6 +7,7 @@ import { md5 } from 'js-md5';
 import { accounts } from '@panelfleet/contract';
 import { alreadyReported, ApiError, call } from '../../api/client';
 import { confirmationRule, passwordRule } from '../../forms/passwordRules';
+import { useRevalidateOnLanguageChange } from '../../forms/useRevalidateOnLanguageChange';
 import { CONTRACT_NS } from '../../i18n';
 import { PATHS } from '../../paths';
 import { SignInLink, StandaloneFrame } from './StandaloneFrame';
@@ -23,6 +24,7 @@ export default function ResetPasswordPage() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const [form] = Form.useForm<ResetValues>();
+  useRevalidateOnLanguageChange(form);
   const [saving, setSaving] = useState(false);
   const link = {
     email: search.get('email') ?? '',
