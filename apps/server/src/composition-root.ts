@@ -433,10 +433,22 @@ export async function compose({
   // ---- hardware catalog: signal sources and machine types ----
   const sources = new SourceRepository(kysely);
   const machineTypes = new MachineTypeRepository(kysely);
-  sourceRoutes(router, new SourceService({ repository: sources, log: operations, clock }));
+  const sourceService = new SourceService({
+    repository: sources,
+    organisations,
+    log: operations,
+    clock,
+  });
+  sourceRoutes(router, sourceService);
   machineTypeRoutes(
     router,
-    new MachineTypeService({ repository: machineTypes, sources, log: operations, clock }),
+    new MachineTypeService({
+      repository: machineTypes,
+      sources,
+      ownSources: sourceService,
+      log: operations,
+      clock,
+    }),
   );
 
   // ---- device gateway: broker, presence, reports ----

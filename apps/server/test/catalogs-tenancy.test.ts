@@ -1,4 +1,4 @@
-import { device, machineTypes } from '@panelfleet/contract';
+import { device, machineTypes, sources } from '@panelfleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccounts } from '../src/dev/seed-accounts.js';
 import { enrollmentSecretOf } from './device-helpers.js';
@@ -151,5 +151,62 @@ describe.each(backends)('catalog and feedback tenant probe on %s', (backend) => 
       expect.soft(reply.body.hhtStatus, query).toBe('fail');
       expect.soft(reply.status, query).toBeLessThan(500);
     }
+  });
+
+  it('keeps each organisation’s signal sources to its tree: another’s read as missing, its keys as free', async () => {
+    const c = clients;
+    const add = (who: string, sourceKey: string) =>
+      c[who]!.post('/source/addSource', { name: `${who} ${sourceKey}`, sourceKey });
+    const added = async (who: string, sourceKey: string) =>
+      sources.addSource.reply.parse((await add(who, sourceKey)).body).dataObject.id;
+    const listed = async (who: string) =>
+      sources.listSource.reply.parse((await c[who]!.get('/source/listSource?start=1&size=100')).body)
+        .listObject;
+    const aSource = await added('operator1', 'podium');
+    const aDistributor = await added('sales1', 'dock');
+    // The same keys in the other tree are free: nothing there says they exist elsewhere.
+    expect((await add('b-manager', 'podium')).body.hhtStatus).toBe('success');
+    expect((await add('b-sales', 'dock')).body.hhtStatus).toBe('success');
+
+    const keysOf = async (who: string) =>
+      (await listed(who)).filter((s) => s.owner !== 'catalog').map((s) => `${s.owner}:${s.sourceKey}`);
+    for (const who of ['operator1', 'manager1'])
+      expect(await keysOf(who)).toEqual(['company:podium', 'distributor:dock']);
+    expect(await keysOf('sales1')).toEqual(['distributor:dock']);
+    for (const who of ['b-operator', 'b-manager'])
+      expect(await keysOf(who)).toEqual(['company:podium', 'distributor:dock']);
+    expect(await keysOf('admin')).toEqual([]);
+
+    // Another tree's source reads as missing, for every write; nothing changes.
+    for (const who of ['b-sales', 'b-manager', 'b-operator', 'admin']) {
+      for (const id of [aSource, aDistributor]) {
+        for (const [url, form] of [
+          ['/source/updateSource', { id: String(id), name: 'Taken', sourceKey: 'taken' }],
+          ['/source/deleteSource', { id: String(id) }],
+        ] as const) {
+          const reply = await c[who]!.post(url, form);
+          expect.soft(reply.status, `${who} ${url} ${id}`).toBe(404);
+          expect.soft(reply.body.hhtMsg, `${who} ${url} ${id}`).toBe('No such signal source');
+        }
+      }
+    }
+    expect(await keysOf('operator1')).toEqual(['company:podium', 'distributor:dock']);
+    // A customer sees its distributor's source but may not change it.
+    const up = await c['manager1']!.post('/source/deleteSource', { id: String(aDistributor) });
+    expect(up.status).toBe(403);
+
+    // The source switch of a company's panels offers its own tree's sources only.
+    const switchKeys = async (who: string) =>
+      machineTypes.sourcesOfMachineType.reply
+        .parse((await c[who]!.get('/platform/machineType/listSource?machineTypeId=1')).body)
+        .listObject.map((o) => o.sourceKey);
+    const catalogInputs = await switchKeys('admin');
+    expect(await switchKeys('operator1')).toEqual([...catalogInputs, 'podium', 'dock']);
+    expect(await switchKeys('b-customer')).toEqual([...catalogInputs, 'podium', 'dock']);
+    // The two trees share the catalog's rows and nothing else.
+    const aIds = (await listed('operator1')).map((s) => s.id);
+    const bIds = (await listed('b-operator')).map((s) => s.id);
+    const catalogIds = (await listed('admin')).map((s) => s.id);
+    expect(aIds.filter((id) => bIds.includes(id))).toEqual(catalogIds);
   });
 });

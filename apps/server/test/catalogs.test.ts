@@ -29,6 +29,10 @@ describe.each(backends)('signal sources and machine types on %s', (backend) => {
     (await listTypes(client, `start=1&size=50&machineType=${encodeURIComponent(name)}`)).listObject.find(
       (t) => t.machineType === name,
     );
+  const listInputSourceKeys = async (client: TestClient) =>
+    machineTypes.listInputSources.reply
+      .parse((await client.get('/platform/machineType/listInputSource')).body)
+      .listObject.map((s) => s.sourceKey);
   const sourceIds = async (...keys: string[]) => {
     const all = (await listSources(admin)).listObject;
     return keys.map((k) => all.find((s) => s.sourceKey === k)!.id).join(',');
@@ -430,37 +434,48 @@ describe.each(backends)('signal sources and machine types on %s', (backend) => {
     expect(await listTypes(admin)).toEqual(before);
   });
 
-  it('lets the platform alone change the catalog; readers follow the console’s views', async () => {
+  it('lets the platform alone change machine types and the catalog’s sources; readers follow the console’s views', async () => {
     const readers = [
       operator,
       await signedIn(server, 'sales1', 'sales123'),
       await signedIn(server, 'manager1', 'manager123'),
     ];
+    const catalogId = String((await listSources(admin)).listObject[0]!.id);
     for (const reader of readers) {
       expect((await reader.get('/source/listSource?start=1&size=5')).body.hhtStatus).toBe('success');
       expect((await reader.get('/platform/machineType/list?start=1&size=5')).body.hhtStatus).toBe('success');
       expect((await reader.get('/platform/machineType/listInputSource')).body.hhtStatus).toBe('success');
-      const writes: Array<[string, Record<string, string>]> = [
-        ['/source/addSource', { name: 'Sneaky', sourceKey: 'sneaky' }],
-        ['/source/updateSource', { id: '1', name: 'Sneaky', sourceKey: 'sneaky' }],
-        ['/source/deleteSource', { id: '1' }],
-        ['/platform/machineType/insert', { machineType: 'Sneaky', enable: '1' }],
-        ['/platform/machineType/update', { machineTypeId: '1', machineType: 'Sneaky', enable: '1' }],
-        ['/platform/machineType/delete', { machineTypeId: '1' }],
+      const writes: Array<[string, Record<string, string>, string]> = [
+        ['/platform/machineType/insert', { machineType: 'Sneaky', enable: '1' }, 'platformOnly'],
+        [
+          '/platform/machineType/update',
+          { machineTypeId: '1', machineType: 'Sneaky', enable: '1' },
+          'platformOnly',
+        ],
+        ['/platform/machineType/delete', { machineTypeId: '1' }, 'platformOnly'],
+        ['/source/updateSource', { id: catalogId, name: 'Sneaky', sourceKey: 'sneaky' }, 'notOwner'],
+        ['/source/deleteSource', { id: catalogId }, 'notOwner'],
       ];
-      for (const [url, form] of writes) {
+      for (const [url, form, refusal] of writes) {
         const reply = await reader.post(url, form);
         expect.soft(reply.status, url).toBe(403);
         expect.soft(reply.body, url).toMatchObject({
           hhtStatus: 'fail',
-          hhtMsg: 'Only the platform administrator may change machine types and signal sources',
+          hhtMsg:
+            refusal === 'platformOnly'
+              ? 'Only the platform administrator may change machine types, OTA versions and the catalog’s signal sources'
+              : 'This signal source belongs to the catalog or to an organisation above yours: only its owner may change it',
         });
       }
     }
     const zhOperator = await signedIn(server, 'operator1', 'operator123', 'zh-CN');
     expect(
-      (await zhOperator.post('/source/addSource', { name: 'Sneaky', sourceKey: 'sneaky' })).body.hhtMsg,
-    ).toBe('只有平台管理员可以修改机型和信号源');
+      (await zhOperator.post('/platform/machineType/insert', { machineType: 'Sneaky', enable: '1' })).body
+        .hhtMsg,
+    ).toBe('只有平台管理员可以修改机型、OTA版本和平台目录中的信号源');
+    expect((await zhOperator.post('/source/deleteSource', { id: catalogId })).body.hhtMsg).toBe(
+      '该信号源属于平台目录或上级组织，只有其所有者可以修改',
+    );
 
     // The company account has no catalog view, but its devices' source switch needs the sources.
     const company = await signedIn(server, 'customer1', 'customer123');
@@ -480,6 +495,90 @@ describe.each(backends)('signal sources and machine types on %s', (backend) => {
 
     expect((await listSources(admin)).listObject.some((s) => s.sourceKey === 'sneaky')).toBe(false);
     expect(await typeNamed(admin, 'Sneaky')).toBeUndefined();
+  });
+
+  it('lets a distributor, a customer manager and a customer administrator keep sources of their own', async () => {
+    const sales = await signedIn(server, 'sales1', 'sales123');
+    const manager = await signedIn(server, 'manager1', 'manager123');
+    const add = async (client: TestClient, name: string, sourceKey: string) =>
+      client.post('/source/addSource', { name, sourceKey });
+
+    // A distributor's source reaches its customers; the company's own is its own.
+    const ops = sources.addSource.reply.parse((await add(sales, 'OPS slot', 'ops')).body).dataObject;
+    expect(ops).toMatchObject({ sourceKey: 'ops', owner: 'distributor', editable: true });
+    const lectern = sources.addSource.reply.parse(
+      (await add(operator, 'Lectern', 'lectern')).body,
+    ).dataObject;
+    expect(lectern).toMatchObject({ owner: 'company', editable: true });
+    // A key the organisation already sees (the catalog's, its distributor's) is taken.
+    expect((await add(manager, 'Copy', 'hdmi1')).body.hhtMsg).toBe('A signal source with this key exists');
+    expect((await add(manager, 'Copy', 'ops')).body.hhtMsg).toBe('A signal source with this key exists');
+
+    const seen = async (client: TestClient) =>
+      (await listSources(client)).listObject.map((s) => [s.sourceKey, s.owner, s.editable]);
+    expect((await seen(operator)).filter(([, owner]) => owner !== 'catalog')).toEqual([
+      ['ops', 'distributor', false],
+      ['lectern', 'company', true],
+    ]);
+    expect((await seen(manager)).filter(([, owner]) => owner !== 'catalog')).toEqual([
+      ['ops', 'distributor', false],
+      ['lectern', 'company', true],
+    ]);
+    expect((await seen(sales)).filter(([, owner]) => owner !== 'catalog')).toEqual([
+      ['ops', 'distributor', true],
+    ]);
+    // The platform keeps the catalog: it does not see what organisations added.
+    expect((await seen(admin)).every(([, owner, editable]) => owner === 'catalog' && editable)).toBe(true);
+
+    // The company changes its own; the distributor's is read-only to it.
+    expect(
+      (
+        await manager.post('/source/updateSource', {
+          id: String(lectern.id),
+          name: 'Lectern PC',
+          sourceKey: 'lectern',
+        })
+      ).body.hhtStatus,
+    ).toBe('success');
+    const refused = await operator.post('/source/deleteSource', { id: String(ops.id) });
+    expect({ status: refused.status, message: refused.body.hhtMsg }).toEqual({
+      status: 403,
+      message:
+        'This signal source belongs to the catalog or to an organisation above yours: only its owner may change it',
+    });
+
+    // Machine types draw on the catalog only; the source switch adds the company's and distributor's.
+    expect((await listInputSourceKeys(admin)).includes('ops')).toBe(false);
+    const x9 = (await typeNamed(admin, 'x9_vn'))!;
+    const linked = await admin.post('/platform/machineType/update', {
+      machineTypeId: String(x9.machineTypeId),
+      machineType: 'x9_vn',
+      enable: '1',
+      inputSourceIds: String(ops.id),
+    });
+    expect(linked.body).toMatchObject({
+      hhtStatus: 'fail',
+      hhtMsg: 'A chosen input source no longer exists; reload and choose again',
+    });
+    const company = await signedIn(server, 'customer1', 'customer123');
+    const options = machineTypes.sourcesOfMachineType.reply.parse(
+      (await company.get(`/platform/machineType/listSource?machineTypeId=${x9.machineTypeId}`)).body,
+    );
+    expect(options.listObject.map((o) => o.sourceKey)).toEqual([
+      ...x9.inputSources.map((s) => s.sourceKey),
+      'ops',
+      'lectern',
+    ]);
+
+    // Each write is in the operation log; deleting its own is allowed.
+    expect((await operator.post('/source/deleteSource', { id: String(lectern.id) })).body.hhtStatus).toBe(
+      'success',
+    );
+    expect((await sales.post('/source/deleteSource', { id: String(ops.id) })).body.hhtStatus).toBe('success');
+    expect((await operationLog('addSource')).map((r) => r.user_name)).toEqual(
+      expect.arrayContaining(['sales1', 'operator1']),
+    );
+    expect((await seen(operator)).every(([, owner]) => owner === 'catalog')).toBe(true);
   });
 });
 

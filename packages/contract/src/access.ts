@@ -77,6 +77,11 @@ export const callers = {
   catalogReaders: users(['0', '1', '3', '4']),
   /** The hardware catalog reaches every company's panels: the platform alone changes it. */
   catalogEditors: users(['0'], { refusal: 'catalog.platformOnly' }),
+  /**
+   * Whoever opens the signal-source view (spec menus: types 0, 1, 3, 4) adds sources and changes
+   * its own organisation's; the service keeps each to its own (the platform's are the catalog).
+   */
+  sourceEditors: users(['0', '1', '3', '4']),
 } as const;
 
 export interface AccessCaller {

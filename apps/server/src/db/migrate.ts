@@ -25,6 +25,7 @@ import * as reportsLogs from './migrations/016-reports-logs.js';
 import * as dashboards from './migrations/017-dashboards.js';
 import * as deploymentSecrets from './migrations/018-deployment-secrets.js';
 import * as appReports from './migrations/019-app-reports.js';
+import * as sourcesAndSearch from './migrations/020-sources-and-search.js';
 import * as programs from './migrations/021-programs.js';
 import * as jobLeases from './migrations/022-job-leases.js';
 
@@ -53,6 +54,7 @@ const migrations: Record<string, DialectMigration> = {
   '017-dashboards': dashboards,
   '018-deployment-secrets': deploymentSecrets,
   '019-app-reports': appReports,
+  '020-sources-and-search': sourcesAndSearch,
   '021-programs': programs,
   '022-job-leases': jobLeases,
 };

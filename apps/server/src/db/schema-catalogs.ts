@@ -1,12 +1,18 @@
 import type { Generated } from 'kysely';
 
-/** The deployment's hardware catalog (migration 006): not owned by any one organisation. */
+/**
+ * Signal sources (migrations 006, 020): the deployment's catalog (org_id NULL, kept by the
+ * platform; machine types draw on it) and the sources a distributor or company added for its
+ * own panels.
+ */
 export interface SignalSourcesTable {
   id: Generated<number>;
   name: string;
-  /** Unique; the value of order 04 that a panel switches to. */
+  /** Unique within its owner; the value of order 04 that a panel switches to. */
   source_key: string;
   created_at: number;
+  /** The organisation that added it; NULL for the deployment's catalog. */
+  org_id: number | null;
 }
 
 export interface MachineTypesTable {

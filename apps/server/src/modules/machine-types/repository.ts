@@ -103,13 +103,14 @@ export class MachineTypeRepository {
     return map;
   }
 
-  /** How many of the ids are sources of the catalog. */
+  /** How many of the ids are sources of the catalog (not an organisation's own). */
   async countSources(ids: number[]): Promise<number> {
     if (!ids.length) return 0;
     const row = await this.db
       .selectFrom('signal_sources')
       .select(sql<number>`count(*)`.as('n'))
       .where('id', 'in', ids)
+      .where('org_id', 'is', null)
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }

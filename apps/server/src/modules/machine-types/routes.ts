@@ -13,8 +13,8 @@ export function machineTypeRoutes(router: Router, service: MachineTypeService) {
     dataObject: await service.one(session.user, params.machineTypeId),
   }));
 
-  router.add(machineTypes.listInputSources, async () => {
-    const rows = await service.inputSources();
+  router.add(machineTypes.listInputSources, async ({ session }) => {
+    const rows = await service.inputSources(session.user);
     return { hhtStatus: 'success', listObject: rows, totalRecords: rows.length };
   });
 

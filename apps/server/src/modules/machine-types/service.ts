@@ -7,6 +7,7 @@ import type { SessionUser } from '../../http/router.js';
 import type { OperationLog } from '../operation-log/repository.js';
 import { toSignalSource } from '../sources/service.js';
 import type { SourceRepository } from '../sources/repository.js';
+import type { SourceService } from '../sources/service.js';
 import { referenceScope } from './policy.js';
 import type { MachineTypeRecord, MachineTypeRepository } from './repository.js';
 
@@ -25,6 +26,8 @@ export class MachineTypeService {
     private readonly deps: {
       repository: MachineTypeRepository;
       sources: SourceRepository;
+      /** The sources the caller's organisations added, which its panels' source switch offers too. */
+      ownSources: Pick<SourceService, 'ownedInReach'>;
       log: OperationLog;
       clock: Clock;
     },
@@ -44,16 +47,29 @@ export class MachineTypeService {
     return row!;
   }
 
-  async inputSources() {
-    return (await this.deps.sources.all()).map(toSignalSource);
+  /** The catalog's sources, which machine types draw their inputs from (the platform edits them). */
+  async inputSources(caller: SessionUser) {
+    const own = caller.userType === '0' ? null : undefined;
+    return (await this.deps.sources.catalog()).map((r) => toSignalSource(r, own));
   }
 
+  /**
+   * The source switch's options for a panel of this machine type: its inputs in their order, then
+   * the sources the caller's company and distributor added, unless a key is already offered.
+   */
   async sourceOptions(caller: SessionUser, id: number) {
     const found = await this.find(id);
-    return (await this.deps.repository.sourceOptions(found.id)).map((r) => ({
+    const options = (await this.deps.repository.sourceOptions(found.id)).map((r) => ({
       name: r.name,
       sourceKey: r.source_key,
     }));
+    const offered = new Set(options.map((o) => o.sourceKey));
+    for (const extra of await this.deps.ownSources.ownedInReach(caller)) {
+      if (offered.has(extra.source_key)) continue;
+      offered.add(extra.source_key);
+      options.push({ name: extra.name, sourceKey: extra.source_key });
+    }
+    return options;
   }
 
   async add(caller: SessionUser, values: MachineTypeValues, ip: string): Promise<number> {

@@ -14,3 +14,17 @@ export function CatalogReadOnlyNotice() {
     />
   );
 }
+
+/** What the signal-source list holds for this user: the catalog it keeps, or the catalog beside its own. */
+export function SourcesNotice({ keepsCatalog }: { keepsCatalog: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Alert
+      data-testid="sources-notice"
+      type="info"
+      showIcon
+      title={t(keepsCatalog ? 'catalog.catalogSources' : 'catalog.ownSources')}
+      style={{ marginBottom: 16 }}
+    />
+  );
+}
