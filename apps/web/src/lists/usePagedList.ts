@@ -8,6 +8,8 @@ import { changePage, FIRST_PAGE, PAGE_SIZE_OPTIONS, pageWithin, type PageState }
 export interface Page<Item> {
   listObject: Item[];
   totalRecords: number;
+  /** More match than the list holds (a capped search): totalRecords is the cap. */
+  totalCapped?: boolean;
 }
 
 /**
@@ -33,6 +35,7 @@ export function useFilteredList<Item, Filter>(
     placeholderData: keepPreviousData,
   });
   const total = query.data?.totalRecords ?? 0;
+  const capped = query.data?.totalCapped === true;
 
   useEffect(() => {
     if (!query.data) return;
@@ -47,13 +50,14 @@ export function useFilteredList<Item, Filter>(
     showSizeChanger: true,
     showQuickJumper: options.quickJumper ?? false,
     pageSizeOptions: PAGE_SIZE_OPTIONS,
-    showTotal: (count) => t('lists.total', { count }),
+    showTotal: (count) => t(capped ? 'lists.totalCapped' : 'lists.total', { count }),
     onChange: (page, size) => setPaging((state) => changePage(state, page, size)),
   };
 
   return {
     rows: query.data?.listObject ?? [],
     loading: query.isFetching,
+    capped,
     pagination,
     /** Filter from the first page; undefined lists everything. */
     filter: (value: Filter | undefined) => {

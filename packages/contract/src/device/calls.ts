@@ -119,11 +119,19 @@ export const LABEL_NAME_MAX_WIDTH = 32;
 export const TAG_SEPARATOR = '-';
 export const MAX_TAGS_PER_DEVICE = 20;
 
+/**
+ * A search of three characters or more lists at most this many matches: the first ones enrolled,
+ * ordered by name. When more match, the reply says `totalCapped` and the console asks for a
+ * longer search (docs/ARCHITECTURE.md, "Device list paging").
+ */
+export const DEVICE_SEARCH_CAP = 500;
+
 export const listDevices = defineCall({
   method: 'GET',
   path: '/platform/device/list',
   summary:
-    "One page of the company's devices ordered by name, optionally those whose name starts with deviceName (any case). " +
+    "One page of the company's devices ordered by name. deviceName of one or two characters: the names that start with it; " +
+    `of three or more: the names or serial numbers that contain it, at most ${DEVICE_SEARCH_CAP} (the first enrolled; totalCapped when more match), any case. ` +
     'start is the page number (1-based); cursor is the one the previous page came with, so next, previous and nearby pages are keyset reads',
   tag: 'devices',
   access: callers.deviceOperators,
@@ -131,7 +139,11 @@ export const listDevices = defineCall({
     deviceName: z.string().trim().max(64).optional(),
     cursor: z.string().max(2048).optional(),
   }),
-  reply: listReply(deviceRow).extend({ cursor: z.string().optional() }),
+  reply: listReply(deviceRow).extend({
+    cursor: z.string().optional(),
+    /** More devices match the search than it lists: totalRecords is DEVICE_SEARCH_CAP. */
+    totalCapped: z.literal(true).optional(),
+  }),
 });
 
 /** One label name: required, at most 32 width units, no dash. */

@@ -92,12 +92,10 @@ export class DeviceListRepository {
   async rows(orgId: number, scan: KeyScan): Promise<DeviceRecord[]> {
     if (scan.offset > 0) {
       const positions = await this.keys(orgId, scan);
-      const found = await this.rowsByIds(
+      return this.rowsInOrder(
         orgId,
         positions.map((p) => p.id),
       );
-      const byId = new Map(found.map((r) => [r.id, r]));
-      return positions.map((p) => byId.get(p.id)).filter((r) => r !== undefined);
     }
     let query = this.db.selectFrom('devices').selectAll().where('org_id', '=', orgId);
     if (scan.lower) query = query.where((eb) => bound(eb, scan.lower!, 'lower'));
@@ -120,70 +118,32 @@ export class DeviceListRepository {
   }
 
   /**
-   * The search anywhere in name or key (`text` lowered by the database, at least TRIGRAM
-   * characters), through the trigram index (migration 011): SQLite's FTS5 table device_search,
-   * PostgreSQL's pg_trgm GIN indexes. The index yields ids; each is then checked against the
-   * company (`+org_id` / an ORDER BY expression keep the planner off the name index, which would
-   * walk the company's whole list instead).
+   * The first `limit` devices of the company, in id (enrollment) order, whose name or key
+   * contains `text` (lowered by the database, at least TRIGRAM characters), with their list
+   * positions. SQLite walks the FTS5 trigram index (migration 011) in rowid order and stops at
+   * `limit`, so the cost is about `limit` index entries however many match. PostgreSQL's
+   * pg_trgm GIN indexes cannot yield rows in id order: its planner either walks the primary key
+   * checking each row (cheap when matches are common) or collects every match through the
+   * indexes and keeps the smallest ids (cheap when they are few); see docs/benchmarks.md.
    */
-  private matchingIds(orgId: number) {
-    return this.dialect === 'sqlite'
-      ? (text: string) =>
-          sql<SqlBool>`+devices.org_id = ${orgId} AND devices.id IN (SELECT rowid FROM device_search WHERE device_search MATCH ${phrase(text)})`
-      : (text: string) =>
-          sql<SqlBool>`devices.org_id = ${orgId} AND (name_key LIKE ${anywhere(text)} ESCAPE '\\' OR lower(device_key) LIKE ${anywhere(text)} ESCAPE '\\')`;
-  }
-
-  /** Devices of the company that contain `text`, counting at most `cap` when given. */
-  async countContaining(orgId: number, text: string, cap?: number): Promise<number> {
-    const inner = sql`SELECT devices.id FROM devices WHERE ${this.matchingIds(orgId)(text)}${cap === undefined ? sql`` : sql` LIMIT ${cap}`}`;
-    const row = await sql<{ n: number | string }>`SELECT count(*) AS n FROM (${inner}) matched`.execute(
-      this.db,
-    );
-    return Number(row.rows[0]!.n);
-  }
-
-  /**
-   * One page of the matches in list order, from the index's ids sorted by the database: costs
-   * about the number of matches, whatever the page.
-   */
-  async containingPage(orgId: number, text: string, offset: number, limit: number): Promise<DeviceRecord[]> {
-    const order = this.dialect === 'sqlite' ? sql`+name_key, id` : sql`(name_key || '') COLLATE "C", id`;
-    const rows = await sql<DeviceRecord>`SELECT devices.* FROM devices WHERE ${this.matchingIds(orgId)(text)}
-      ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`.execute(this.db);
-    return rows.rows;
-  }
-
-  /**
-   * The matches among the next `window` devices in list order after `after` (exclusive; from the
-   * start without it), skipping `offset` matches: cheap when matches are common. `exhausted` tells
-   * that the window reached the end of the list, so fewer rows than asked are all there are.
-   */
-  async containingInWindow(
-    orgId: number,
-    text: string,
-    scan: { after?: Bound; offset: number; limit: number; window: number },
-  ): Promise<{ rows: DeviceRecord[]; exhausted: boolean }> {
-    let inner = this.db.selectFrom('devices').selectAll().where('org_id', '=', orgId);
-    if (scan.after) inner = inner.where((eb) => bound(eb, scan.after!, 'lower'));
-    const windowed = inner.orderBy('name_key').orderBy('id').limit(scan.window);
-    // SQLite: exact substring of the lowered texts (the window's rows are read anyway).
-    const matches =
+  async firstContaining(orgId: number, text: string, limit: number): Promise<Position[]> {
+    const rows =
       this.dialect === 'sqlite'
-        ? sql<SqlBool>`(instr(name_key, ${text}) > 0 OR instr(lower(device_key), ${text}) > 0)`
-        : sql<SqlBool>`(name_key LIKE ${anywhere(text)} ESCAPE '\\' OR lower(device_key) LIKE ${anywhere(text)} ESCAPE '\\')`;
-    const rows = (
-      await sql<DeviceRecord>`SELECT w.* FROM (${windowed}) w WHERE ${matches}
-        ORDER BY w.name_key, w.id LIMIT ${scan.limit} OFFSET ${scan.offset}`.execute(this.db)
-    ).rows;
-    if (rows.length === scan.limit) return { rows, exhausted: false };
-    const [beyond] = await this.keys(orgId, {
-      lower: scan.after,
-      direction: 'asc',
-      offset: scan.window,
-      limit: 1,
-    });
-    return { rows, exhausted: beyond === undefined };
+        ? await sql<{ id: number; name_key: string }>`SELECT devices.id, devices.name_key
+            FROM device_search JOIN devices ON devices.id = device_search.rowid
+            WHERE device_search MATCH ${phrase(text)} AND devices.org_id = ${orgId}
+            ORDER BY device_search.rowid LIMIT ${limit}`.execute(this.db)
+        : await sql<{ id: number; name_key: string }>`SELECT id, name_key FROM devices
+            WHERE org_id = ${orgId}
+              AND (name_key LIKE ${anywhere(text)} ESCAPE '\\' OR lower(device_key) LIKE ${anywhere(text)} ESCAPE '\\')
+            ORDER BY id LIMIT ${limit}`.execute(this.db);
+    return rows.rows.map((r) => ({ key: r.name_key, id: Number(r.id) }));
+  }
+
+  /** Whole rows of the listed devices of the company, in the order of `ids`. */
+  async rowsInOrder(orgId: number, ids: number[]): Promise<DeviceRecord[]> {
+    const byId = new Map((await this.rowsByIds(orgId, ids)).map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
   }
 
   /** The search text as the database lowers it (the same function that fills name_key). */

@@ -1,6 +1,6 @@
-import type { device } from '@panelfleet/contract';
+import { device } from '@panelfleet/contract';
 import { decodeCursor, encodeCursor, type ListCursor } from './list-cursor.js';
-import { prefixRange, type Position } from './list-position.js';
+import { comparePositions, prefixRange, type Position } from './list-position.js';
 import { TRIGRAM, type Bound, type DeviceListRepository, type KeyScan } from './list-repository.js';
 import type { DeviceOrderIndex } from './order-index.js';
 import type { DeviceRecord, DeviceRepository } from './repository.js';
@@ -18,13 +18,12 @@ export interface ListPage {
   rows: device.DeviceRow[];
   total: number;
   cursor: string | undefined;
+  /** A search anywhere found more than it lists: `total` is the cap, not the number of matches. */
+  totalCapped?: boolean;
 }
 
 /** The most index entries a keyset read may skip; beyond it a jump goes through the rank index. */
 export const NEAR = 1024;
-
-/** Devices in list order a search anywhere in the name reads to fill a page before it asks the index. */
-export const WINDOW = 1024;
 
 interface Window {
   lower: Bound | undefined;
@@ -42,7 +41,7 @@ export class DeviceListService {
     private readonly devices: DeviceRepository,
     private readonly index: DeviceOrderIndex,
     private readonly near = NEAR,
-    private readonly window = WINDOW,
+    private readonly searchCap = device.DEVICE_SEARCH_CAP,
   ) {}
 
   async page(
@@ -60,21 +59,10 @@ export class DeviceListService {
       lower: range && { at: range.lo, inclusive: true },
       upper: range && { at: range.hi, inclusive: false },
     };
+    if (anywhere) return this.containing(orgId, search, request, isOnline);
     const state = await this.list.orderState(orgId);
     this.index.observe(orgId, state.version);
-    let total: number;
-    if (anywhere) {
-      const few = await this.list.countContaining(orgId, search, this.near + 1);
-      const matches = few <= this.near ? few : await this.list.countContaining(orgId, search);
-      // Many matches that all start with the text ("hall" in "Hall 004211", a common case) are
-      // one range of the name index: the prefix path reaches any of their pages cheaply.
-      const allAtStart =
-        matches > this.near && (await this.countRange(orgId, state.version, range!)) === matches;
-      if (!allAtStart) return this.containing(orgId, search, request, isOnline, matches);
-      total = matches;
-    } else {
-      total = range ? await this.countRange(orgId, state.version, range) : state.total;
-    }
+    const total = range ? await this.countRange(orgId, state.version, range) : state.total;
     const size = request.size;
     const page = Math.max(request.start, 1);
     // A malformed cursor is refused on every page, before anything else is answered.
@@ -121,41 +109,31 @@ export class DeviceListService {
   }
 
   /**
-   * A search anywhere in name or key (docs/ARCHITECTURE.md, "Device list paging"). The total
-   * comes from the trigram index. A page near the start, or just after the cursor's, is looked
-   * for among the next WINDOW devices in list order (cheap when matches are common); when they do
-   * not hold it, or the page is far, the index's matches are sorted (cheap when they are few).
+   * A search anywhere in name or key (docs/ARCHITECTURE.md, "Device list paging"): the first
+   * `searchCap` matches in enrollment order, found through the trigram index, listed by name. When
+   * more match, the reply says so (`totalCapped`) and the console asks for a longer search: no
+   * page, count or order ever costs more than reading `searchCap + 1` index entries, wherever the
+   * matches lie in the list.
    */
   private async containing(
     orgId: number,
     text: string,
     request: ListRequest,
     isOnline: (deviceKey: string) => boolean,
-    total: number,
   ): Promise<ListPage> {
     const size = request.size;
     const page = Math.max(request.start, 1);
-    const cursor = decodeCursor(request.cursor, size, text);
-    const reply = (records: DeviceRecord[]) =>
-      this.answer(orgId, records, { page, size, search: text, total }, isOnline);
-    if (page > 1 && (page - 1) * size >= total) return { rows: [], total, cursor: undefined };
+    // A malformed cursor is refused here too; a search's pages need none (each reads the same matches).
+    decodeCursor(request.cursor, size, text);
+    const found = await this.list.firstContaining(orgId, text, this.searchCap + 1);
+    const totalCapped = found.length > this.searchCap;
+    const matches = found.slice(0, this.searchCap).sort(comparePositions);
+    const total = matches.length;
     const offset = (page - 1) * size;
-    const sorted = () => this.list.containingPage(orgId, text, offset, size);
-    if (total <= this.near) return reply(await sorted());
-
-    let from: { after?: Bound; skip: number } | undefined;
-    if (cursor && page === cursor.page) from = { after: { at: cursor.first, inclusive: true }, skip: 0 };
-    else if (cursor && page > cursor.page && (page - cursor.page - 1) * size <= this.near)
-      from = { after: { at: cursor.last, inclusive: false }, skip: (page - cursor.page - 1) * size };
-    else if (offset <= this.near) from = { skip: offset };
-    if (!from) return reply(await sorted());
-    const found = await this.list.containingInWindow(orgId, text, {
-      after: from.after,
-      offset: from.skip,
-      limit: size,
-      window: this.window,
-    });
-    return reply(found.rows.length === size || found.exhausted ? found.rows : await sorted());
+    const ids = matches.slice(offset, offset + size).map((p) => p.id);
+    const records = await this.list.rowsInOrder(orgId, ids);
+    const reply = await this.answer(orgId, records, { page, size, search: text, total }, isOnline);
+    return totalCapped ? { ...reply, totalCapped } : reply;
   }
 
   private async countRange(orgId: number, version: number, range: { lo: Position; hi: Position }) {

@@ -36,6 +36,7 @@ export function deviceRoutes(router: Router, deps: DeviceRouteDeps) {
       listObject: page.rows,
       totalRecords: page.total,
       ...(page.cursor ? { cursor: page.cursor } : {}),
+      ...(page.totalCapped ? { totalCapped: true } : {}),
     };
   });
 

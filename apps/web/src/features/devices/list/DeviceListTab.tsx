@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { App, Button, Table, Typography, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { TagsOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { device } from '@panelfleet/contract';
+import { device } from '@panelfleet/contract';
 import { NOTICE_SECONDS } from '../../../api/ReplyEffects';
 import { ListToolbar } from '../../../lists/ListToolbar';
-import { operationsColumn, RowAction } from '../../../lists/RowActions';
+import { operationsColumn, RowAction, textColumn } from '../../../lists/RowActions';
 import { EnabledTag, OnlineTag } from '../../../lists/StatusTags';
 import { ScreenTimeModal } from '../../screenTime/ScreenTimeModal';
 import { EditDeviceModal } from '../edit/EditDeviceModal';
@@ -33,20 +33,24 @@ export function DeviceListTab() {
     {
       title: t('devices.name'),
       dataIndex: 'deviceName',
+      ellipsis: { showTitle: false },
       // The name opens the device detail modal.
       render: (_, row) => (
-        <Typography.Link data-testid="device-name" onClick={() => setDetailId(row.deviceId)}>
-          {row.deviceName}
-        </Typography.Link>
+        <Tooltip title={row.deviceName} placement="topLeft">
+          <Typography.Link data-testid="device-name" onClick={() => setDetailId(row.deviceId)}>
+            {row.deviceName}
+          </Typography.Link>
+        </Tooltip>
       ),
     },
-    { title: t('devices.serial'), dataIndex: 'deviceKey' },
-    { title: t('devices.machineType'), dataIndex: 'machineType' },
-    { title: t('devices.model'), dataIndex: 'model' },
+    textColumn(t('devices.serial'), 'deviceKey'),
+    textColumn(t('devices.machineType'), 'machineType', 120),
+    textColumn(t('devices.model'), 'model', 90),
     { title: t('devices.labels'), dataIndex: 'tag', render: (_, row) => <LabelChips tag={row.tag} /> },
     {
       title: t('lists.onlineState'),
       dataIndex: 'isOnline',
+      width: 80,
       render: (_, row) => {
         const online = onlineOf(row.deviceKey, row.isOnline);
         return (
@@ -56,23 +60,32 @@ export function DeviceListTab() {
         );
       },
     },
-    { title: t('devices.state'), dataIndex: 'state', render: (_, row) => <EnabledTag state={row.state} /> },
-    { title: t('devices.remark'), dataIndex: 'remark', ellipsis: true },
-    operationsColumn(t('lists.operations'), (row) => (
-      <>
-        <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
-        <RowAction
-          label={t('devices.detail')}
-          testId="row-detail"
-          onClick={() => setDetailId(row.deviceId)}
-        />
-        <RowAction
-          label={t('devices.screenTime')}
-          testId="row-screen-time"
-          onClick={() => setScreenTime(row)}
-        />
-      </>
-    )),
+    {
+      title: t('devices.state'),
+      dataIndex: 'state',
+      width: 80,
+      render: (_, row) => <EnabledTag state={row.state} />,
+    },
+    textColumn(t('devices.remark'), 'remark'),
+    operationsColumn(
+      t('lists.operations'),
+      (row) => (
+        <>
+          <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
+          <RowAction
+            label={t('devices.detail')}
+            testId="row-detail"
+            onClick={() => setDetailId(row.deviceId)}
+          />
+          <RowAction
+            label={t('devices.screenTime')}
+            testId="row-screen-time"
+            onClick={() => setScreenTime(row)}
+          />
+        </>
+      ),
+      210,
+    ),
   ];
 
   const editLabels = () => {
@@ -100,13 +113,23 @@ export function DeviceListTab() {
           </Button>
         }
       />
+      {list.capped && (
+        <Alert
+          type="info"
+          showIcon
+          data-testid="search-capped"
+          style={{ marginBottom: 12 }}
+          title={t('devices.searchCapped', { count: device.DEVICE_SEARCH_CAP })}
+        />
+      )}
       <Table<DeviceRow>
         rowKey="deviceId"
         columns={columns}
         dataSource={list.rows}
         loading={list.loading}
         pagination={list.pagination}
-        scroll={{ x: 'max-content' }}
+        tableLayout="fixed"
+        size="middle"
         rowSelection={{
           selectedRowKeys: [...selected.keys()],
           preserveSelectedRowKeys: true,
