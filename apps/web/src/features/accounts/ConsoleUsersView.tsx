@@ -5,7 +5,7 @@ import { accounts } from '@panelfleet/contract';
 import { call } from '../../api/client';
 import { formatDateTime } from '../../format/dateTime';
 import { ListToolbar } from '../../lists/ListToolbar';
-import { operationsColumn, PagedTable, RowAction } from '../../lists/RowActions';
+import { operationsColumn, PagedTable, RowAction, textColumn } from '../../lists/RowActions';
 import { EnabledTag, OnlineTag } from '../../lists/StatusTags';
 import { useConfirmAction } from '../../lists/useConfirmAction';
 import { usePagedList } from '../../lists/usePagedList';
@@ -26,55 +26,72 @@ export default function ConsoleUsersView() {
   const [editing, setEditing] = useState<ConsoleUser>();
 
   const columns: TableColumnsType<ConsoleUser> = [
-    { title: t('accounts.userName'), dataIndex: 'userName' },
+    textColumn(t('accounts.userName'), 'userName', 110),
     {
       title: t('lists.onlineState'),
       dataIndex: 'isOnline',
+      width: 72,
       render: (_, row) => <OnlineTag online={row.isOnline} />,
     },
-    { title: t('accounts.phone'), dataIndex: 'phone' },
-    { title: t('accounts.email'), dataIndex: 'email' },
+    { title: t('accounts.phone'), dataIndex: 'phone', width: 135 },
+    textColumn(t('accounts.email'), 'email'),
     {
       title: t('accounts.validBegin'),
       dataIndex: 'validBeginTime',
+      width: 100,
       render: (_, row) => formatDateTime(row.validBeginTime),
     },
     {
       title: t('accounts.validEnd'),
       dataIndex: 'validEndTime',
+      width: 100,
       render: (_, row) => formatDateTime(row.validEndTime),
     },
-    { title: t('accounts.state'), dataIndex: 'state', render: (_, row) => <EnabledTag state={row.state} /> },
-    { title: t('accounts.role'), dataIndex: 'role', render: (_, row) => t(roleLabelKey(row.role)) },
-    { title: t('accounts.remark'), dataIndex: 'remark', ellipsis: true },
-    operationsColumn(t('lists.operations'), (row) => (
-      <>
-        <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
-        <RowAction
-          label={t('accounts.resetPassword')}
-          testId="row-reset-password"
-          onClick={() =>
-            confirm(
-              t('accounts.resetConfirm', { name: row.userName }),
-              () => call(accounts.userResetPassword, { userId: row.userId }),
-              list.reload,
-            )
-          }
-        />
-        <RowAction
-          label={t('lists.delete')}
-          testId="row-delete"
-          danger
-          onClick={() =>
-            confirm(
-              t('lists.deleteConfirm', { name: row.userName }),
-              () => call(accounts.deleteUser, { userId: row.userId }),
-              list.reload,
-            )
-          }
-        />
-      </>
-    )),
+    {
+      title: t('accounts.state'),
+      dataIndex: 'state',
+      width: 72,
+      render: (_, row) => <EnabledTag state={row.state} />,
+    },
+    {
+      title: t('accounts.role'),
+      dataIndex: 'role',
+      width: 105,
+      render: (_, row) => t(roleLabelKey(row.role)),
+    },
+    textColumn(t('accounts.remark'), 'remark'),
+    operationsColumn(
+      t('lists.operations'),
+      (row) => (
+        <>
+          <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
+          <RowAction
+            label={t('accounts.resetPassword')}
+            testId="row-reset-password"
+            onClick={() =>
+              confirm(
+                t('accounts.resetConfirm', { name: row.userName }),
+                () => call(accounts.userResetPassword, { userId: row.userId }),
+                list.reload,
+              )
+            }
+          />
+          <RowAction
+            label={t('lists.delete')}
+            testId="row-delete"
+            danger
+            onClick={() =>
+              confirm(
+                t('lists.deleteConfirm', { name: row.userName }),
+                () => call(accounts.deleteUser, { userId: row.userId }),
+                list.reload,
+              )
+            }
+          />
+        </>
+      ),
+      180,
+    ),
   ];
 
   return (

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { accounts } from '@panelfleet/contract';
 import { call } from '../../api/client';
 import { ListToolbar } from '../../lists/ListToolbar';
-import { operationsColumn, PagedTable, RowAction } from '../../lists/RowActions';
+import { operationsColumn, PagedTable, RowAction, textColumn } from '../../lists/RowActions';
 import { EnabledTag, OnlineTag } from '../../lists/StatusTags';
 import { useConfirmAction } from '../../lists/useConfirmAction';
 import { usePagedList } from '../../lists/usePagedList';
@@ -24,37 +24,43 @@ export default function CustomersView() {
   const [quotaOf, setQuotaOf] = useState<Customer>();
 
   const columns: TableColumnsType<Customer> = [
-    { title: t('accounts.userName'), dataIndex: 'userName' },
-    { title: t('accounts.companyName'), dataIndex: 'companyName' },
+    textColumn(t('accounts.userName'), 'userName'),
+    textColumn(t('accounts.companyName'), 'companyName'),
     {
       title: t('lists.onlineState'),
       dataIndex: 'isOnline',
+      width: 90,
       render: (_, row) => <OnlineTag online={row.isOnline} />,
     },
-    { title: t('accounts.phone'), dataIndex: 'phone' },
-    { title: t('accounts.email'), dataIndex: 'email' },
+    { title: t('accounts.phone'), dataIndex: 'phone', width: 150 },
+    textColumn(t('accounts.email'), 'email'),
     {
       title: t('accounts.accountState'),
       dataIndex: 'state',
+      width: 110,
       render: (_, row) => <EnabledTag state={row.state} />,
     },
-    operationsColumn(t('lists.operations'), (row) => (
-      <>
-        <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
-        <RowAction
-          label={t('accounts.resetPassword')}
-          testId="row-reset-password"
-          onClick={() =>
-            confirm(
-              t('accounts.resetConfirm', { name: row.userName }),
-              () => call(accounts.userResetPassword, { userId: row.userId }),
-              list.reload,
-            )
-          }
-        />
-        <RowAction label={t('accounts.userAmount')} testId="row-quota" onClick={() => setQuotaOf(row)} />
-      </>
-    )),
+    operationsColumn(
+      t('lists.operations'),
+      (row) => (
+        <>
+          <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
+          <RowAction
+            label={t('accounts.resetPassword')}
+            testId="row-reset-password"
+            onClick={() =>
+              confirm(
+                t('accounts.resetConfirm', { name: row.userName }),
+                () => call(accounts.userResetPassword, { userId: row.userId }),
+                list.reload,
+              )
+            }
+          />
+          <RowAction label={t('accounts.userAmount')} testId="row-quota" onClick={() => setQuotaOf(row)} />
+        </>
+      ),
+      250,
+    ),
   ];
 
   return (
