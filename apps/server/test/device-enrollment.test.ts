@@ -59,6 +59,81 @@ describe.each(backends)('enrollment answers on %s', (backend) => {
       .executeTakeFirstOrThrow();
     expect(taken.org_id).toBe(server.accounts.customerId);
   });
+
+  it('answers with the HTTP codes the protocol lists, and enrolls a panel of a machine type the catalog lacks', async () => {
+    const operator = await operatorClient(server);
+    const secret = await enrollmentSecretOf(operator);
+    const post = async (body: string, contentType = 'application/json') => {
+      const response = await fetch(`${server.url}/device/enroll`, {
+        method: 'POST',
+        headers: { 'content-type': contentType, 'accept-language': 'en-US' },
+        body,
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const json = (fields: Record<string, unknown>) =>
+      JSON.stringify({ v: 1, enrollmentSecret: secret, ...fields });
+
+    const cases: Array<[string, Awaited<ReturnType<typeof post>>, number, string | undefined]> = [
+      [
+        'a serial breaking the pattern',
+        await post(json({ serial: 'no spaces' })),
+        400,
+        'device.serialInvalid',
+      ],
+      ['another protocol version', await post(json({ v: 2, serial: 'CODE-0001' })), 400, undefined],
+      [
+        'a secret of the wrong length',
+        await post(json({ serial: 'CODE-0001', enrollmentSecret: 'short' })),
+        400,
+        'device.enrollmentRefused',
+      ],
+      [
+        'a wrong secret',
+        await post(json({ serial: 'CODE-0001', enrollmentSecret: 'w'.repeat(32) })),
+        403,
+        'device.enrollmentRefused',
+      ],
+      ['malformed JSON', await post('{"v":1,'), 400, 'common.invalidParams'],
+      [
+        'a body over 1 MiB',
+        await post(json({ serial: 'CODE-0001', model: 'x'.repeat(1_100_000) })),
+        413,
+        'common.invalidParams',
+      ],
+      ['a body neither JSON nor form-encoded', await post('v=1', 'text/plain'), 400, undefined],
+    ];
+    for (const [what, reply, status, key] of cases) {
+      expect.soft(reply.status, what).toBe(status);
+      expect.soft(reply.body.hhtStatus, what).toBe('fail');
+      if (key) expect.soft(reply.body.hhtMsgKey, what).toBe(key);
+    }
+    expect(
+      await server.app.db.kysely
+        .selectFrom('devices')
+        .select('id')
+        .where('device_key', '=', 'CODE-0001')
+        .execute(),
+    ).toEqual([]);
+
+    // Form-encoded works as well; a machine type the catalog does not know is accepted as reported.
+    const form = await post(
+      new URLSearchParams({
+        v: '1',
+        serial: 'CODE-0002',
+        enrollmentSecret: secret,
+        machineType: 'pf_future',
+      }).toString(),
+      'application/x-www-form-urlencoded',
+    );
+    expect(form.status).toBe(200);
+    const listed = await operator.get('/platform/device/list?start=1&size=5&deviceName=CODE-0002');
+    expect(listed.body.listObject[0]).toMatchObject({ deviceKey: 'CODE-0002', machineType: 'pf_future' });
+    const detail = await operator.get(
+      `/platform/device/selectByDeviceId?deviceId=${listed.body.listObject[0].deviceId}`,
+    );
+    expect(detail.body.dataObject).toMatchObject({ machineType: 'pf_future', machineTypeId: null });
+  });
 });
 
 describe.runIf(hasMosquitto)(

@@ -59,4 +59,30 @@ describe('presence on the embedded broker', () => {
     await closed;
     expect(await broker.retainedTopics()).toEqual([]);
   });
+
+  it('lets a second connection with the same serial take over: the first is closed, the panel stays online', async () => {
+    const key = 'PRES-0004';
+    const first = await connect(key);
+    await waitFor('first online', () => presence.some(([k, online]) => k === key && online));
+    const firstClosed = new Promise<void>((resolve) => first.once('close', () => resolve()));
+    const second = await connect(key);
+    await firstClosed;
+    expect(second.connected).toBe(true);
+    // The server hears the first connection end, then the second one arrive: online again at once.
+    const events = presence.filter(([k]) => k === key).map(([, online]) => online);
+    expect(events).toEqual([true, false, true]);
+    // A wrong password never takes over: the connected panel stays.
+    await expect(
+      mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, {
+        clientId: key,
+        username: key,
+        password: 'not-its-password',
+        reconnectPeriod: 0,
+      }),
+    ).rejects.toThrow();
+    expect(second.connected).toBe(true);
+    await second.endAsync();
+    await waitFor('offline after the second leaves', () => presence.filter(([k]) => k === key).length === 4);
+    expect(presence.filter(([k]) => k === key).at(-1)).toEqual([key, false]);
+  });
 });

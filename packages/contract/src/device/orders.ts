@@ -75,8 +75,13 @@ export const notificationValue = z.object({
   /** 0 emergency (with audio), 1 ordinary (top or bottom, repeated `times`). */
   level: z.union([z.literal(0), z.literal(1)]),
   position: z.enum(['top', 'bottom']).optional(),
+  /** How many times it plays: an ordinary one scrolls past that often, an emergency one repeats its audio. */
   times: z.number().int().min(1).max(100),
-  color: z.string().max(32).optional(),
+  /** Text colour, `#rrggbb` in lower case (the server lowers what the console sends). */
+  color: z
+    .string()
+    .regex(/^#[0-9a-f]{6}$/)
+    .optional(),
   /** Emergency audio: 1 fire, 2 earthquake, 3 air defense, 0 custom (audioUrl). */
   audio: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).optional(),
   /** Custom audio: a signed, device-bound URL (protocol section 6) with the file's size and SHA-256. */

@@ -214,6 +214,24 @@ export const commandEnvelope = z
 export type CommandEnvelope = z.infer<typeof commandEnvelope>;
 
 export const ACK_RESULTS = ['received', 'succeeded', 'failed'] as const;
+
+/**
+ * The error codes this protocol defines for the `detail` of a `failed` acknowledgement
+ * (docs/device-protocol.md, section 5.7); firmware may add its own in the same form.
+ */
+export const ACK_ERROR_CODES = [
+  'expired',
+  'unsupported',
+  'download',
+  'checksum',
+  'signature',
+  'model',
+  'fromVersion',
+  'downgrade',
+  'install',
+  'notRunning',
+  'systemApp',
+] as const;
 /** Steps of a long command a panel reports with `received` (OTA: downloading, verifying, installing). */
 export const ACK_PHASES = ['downloading', 'verifying', 'installing'] as const;
 export type AckPhase = (typeof ACK_PHASES)[number];
