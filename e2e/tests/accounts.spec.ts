@@ -190,6 +190,16 @@ test('the new customer adds a type-4 user and hits the quota the distributor set
   expect(added).toBeGreaterThanOrEqual(1);
   expect(added).toBeLessThan(3);
   await expect(row(page, staff(1).userName)).toContainText('Enabled');
+  // The table fits its card at 1366 and 1440 px: every column in view, none scrolled away.
+  for (const width of [1366, 1440]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const column of ['Program role', 'Remark', 'Operations'])
+      await expect(page.locator('.ant-table-thead th').filter({ hasText: column })).toBeInViewport();
+    const [scrollWidth, clientWidth] = await page
+      .locator('.ant-table-content')
+      .evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    expect(scrollWidth, `table width at ${width} px`).toBeLessThanOrEqual(clientWidth);
+  }
   await bothLanguages(page, 'console-users');
   await row(page, staff(1).userName).getByTestId('row-edit').click();
   await expect(modal(page, 'user-edit')).toBeVisible();
@@ -235,6 +245,8 @@ test('the new customer crops and uploads an avatar in the personal center', asyn
   await expect(page.getByTestId('activate-now')).toHaveCount(0);
   await bothLanguages(page, 'person-center');
 
+  await expect(page.getByTestId('header-avatar')).toHaveAttribute('data-avatar', 'initial');
+  await expect(page.getByTestId('header-avatar')).toHaveText(owner.userName[0]!.toUpperCase());
   await page.getByTestId('avatar-edit').click();
   const dialog = page.getByTestId('avatar-modal');
   let alerted = '';
@@ -258,6 +270,12 @@ test('the new customer crops and uploads an avatar in the personal center', asyn
   const avatar = page.getByTestId('avatar-image').locator('img');
   await expect(avatar).toHaveAttribute('src', /\/platform\/user\/avatar\?v=/);
   await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(150);
+  // The header shows the new avatar too, instead of the initial it showed before.
+  const headerAvatar = page.getByTestId('header-avatar');
+  await expect(headerAvatar).toHaveAttribute('data-avatar', 'image');
+  await expect
+    .poll(() => headerAvatar.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBe(150);
   await snapshot(page, 'person-center-avatar-en-US');
 
   await page.getByTestId('personal-edit-open').click();
@@ -271,6 +289,10 @@ test('the new customer crops and uploads an avatar in the personal center', asyn
   await page.getByLabel('Confirm password').fill('owner457');
   await page.getByTestId('change-password-submit').click();
   await expect(page.getByText('The new password and its confirmation differ')).toBeVisible();
+  // A header page's breadcrumbs lead back to the personal center.
+  await expect(page.getByTestId('breadcrumbs').locator('a[data-crumb="personCenter"]')).toHaveText(
+    'Personal center',
+  );
   await bothLanguages(page, 'modify-password');
 });
 

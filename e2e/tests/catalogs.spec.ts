@@ -214,20 +214,45 @@ test('the platform adds a machine type with sources; once a panel reports it, na
   );
 });
 
-test('a customer administrator reads the catalog without changing it', async ({ page }) => {
+test('a customer administrator reads machine types and the catalog’s sources, and keeps sources of its own', async ({
+  page,
+}) => {
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
-  for (const [view, name] of [
-    ['machineManage', 'machine-types-read-only'],
-    ['sourceManage', 'sources-read-only'],
-  ] as const) {
-    await page.goto(`${url}/home/${view}`);
-    await expect(page.getByTestId('catalog-read-only')).toBeVisible();
-    await expect(row(page, view === 'machineManage' ? 'x9_vn' : 'hdmi1')).toBeVisible();
-    await expect(page.getByTestId('list-add')).toHaveCount(0);
-    await expect(page.getByTestId('row-edit')).toHaveCount(0);
-    await expect(page.getByTestId('row-delete')).toHaveCount(0);
-    await bothLanguages(page, name);
-  }
+  await page.goto(`${url}/home/machineManage`);
+  await expect(page.getByTestId('catalog-read-only')).toBeVisible();
+  await expect(row(page, 'x9_vn')).toBeVisible();
+  await expect(page.getByTestId('list-add')).toHaveCount(0);
+  await expect(page.getByTestId('row-edit')).toHaveCount(0);
+  await expect(page.getByTestId('row-delete')).toHaveCount(0);
+  await bothLanguages(page, 'machine-types-read-only');
+
+  // The catalog's sources are read-only here; the company adds, edits and deletes its own.
+  await page.goto(`${url}/home/sourceManage`);
+  await expect(page.getByTestId('sources-notice')).toBeVisible();
+  await expect(row(page, 'hdmi1').locator('[data-owner="catalog"]')).toBeVisible();
+  await expect(row(page, 'hdmi1').getByTestId('row-edit')).toHaveCount(0);
+  const own = { name: `Lectern ${run}`, key: `lectern-${run}` };
+  await page.getByTestId('list-add').click();
+  const form = page.getByTestId('source-form');
+  await form.getByTestId('source-name').fill(own.name);
+  await form.getByTestId('source-key').fill('hdmi1');
+  await form.getByTestId('source-form-ok').click();
+  await expect(page.getByText('A signal source with this key exists')).toBeVisible();
+  await form.getByTestId('source-key').fill(own.key);
+  await form.getByTestId('source-form-ok').click();
+  await expect(form).toBeHidden();
+  await searchFor(page, own.name);
+  await expect(row(page, own.key).locator('[data-owner="company"]')).toHaveText('Company');
+  await bothLanguages(page, 'sources-own', async (p) => {
+    await expect(row(p, own.key).locator('[data-owner="company"]')).toHaveText('公司');
+  });
+  await row(page, own.key).getByTestId('row-edit').click();
+  await form.getByTestId('source-name').fill(`${own.name} PC`);
+  await form.getByTestId('source-form-ok').click();
+  await expect(row(page, own.key)).toContainText(`${own.name} PC`);
+  await row(page, own.key).getByTestId('row-delete').click();
+  await page.locator('.ant-modal-confirm').getByRole('button', { name: 'OK' }).click();
+  await expect(row(page, own.key)).toHaveCount(0);
   // Only its own company's panels count: the six simulated panels and the one enrolled above.
   await page.goto(`${url}/home/machineManage`);
   await searchFor(page, machineType);

@@ -1,8 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { menuFor, startView, type ShellUser } from '@panelfleet/contract';
 import { snapshot } from '../support/screenshots.js';
+import { switchLanguage } from '../support/antd.js';
 import { signIn } from '../support/session.js';
-import type { ServerName } from '../support/servers.js';
+import { baseUrl, type ServerName } from '../support/servers.js';
 
 interface Account {
   server: ServerName;
@@ -40,3 +41,34 @@ for (const account of accounts) {
     });
   }
 }
+
+test('breadcrumbs show the menu entry above a tab, in either language', async ({ page }) => {
+  await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
+  const crumbs = page.getByTestId('breadcrumbs');
+  for (const [view, entry, texts] of [
+    [
+      'Labels',
+      'deviceManage',
+      { 'en-US': ['Device management', 'Labels'], 'zh-CN': ['设备管理', '标签管理'] },
+    ],
+    [
+      'sourceManage',
+      'upgradeManage',
+      { 'en-US': ['Upgrade management', 'Signal sources'], 'zh-CN': ['升级管理', '信号源管理'] },
+    ],
+    ['feedBack', 'report', { 'en-US': ['Reports', 'Command feedback'], 'zh-CN': ['报表', '指令反馈'] }],
+  ] as const) {
+    await page.goto(`${baseUrl('normal')}/home/${view}`);
+    for (const language of ['en-US', 'zh-CN'] as const) {
+      if (language === 'zh-CN') await switchLanguage(page, 'zh-CN');
+      await expect(crumbs.locator(`a[data-crumb="${entry}"]`)).toHaveText(texts[language][0]);
+      await expect(crumbs.locator(`[data-crumb="${view}"]`)).toHaveText(texts[language][1]);
+      await snapshot(page, `breadcrumbs-${view}-${language}`);
+    }
+    await switchLanguage(page, 'en-US');
+  }
+  // The entry leads back to its screen; a menu entry of its own has Home alone above it.
+  await crumbs.locator('a[data-crumb="report"]').click();
+  await expect(page).toHaveURL(/\/home\/report$/);
+  await expect(crumbs.locator('[data-crumb]')).toHaveCount(1);
+});

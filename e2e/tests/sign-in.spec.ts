@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
+import { switchLanguage } from '../support/antd.js';
 import { snapshot } from '../support/screenshots.js';
 import { baseUrl, servers } from '../support/servers.js';
 import { signIn, waitForCaptcha } from '../support/session.js';
@@ -26,7 +27,37 @@ for (const language of ['en-US', 'zh-CN'] as const) {
   });
 }
 
-test('a wrong captcha shows the tips notice, clears the code and serves a new captcha', async ({ page }) => {
+test('the sign-in page’s messages follow a language switch: field errors and the server’s refusal', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    if (!window.localStorage.getItem('language')) window.localStorage.setItem('language', 'zh-CN');
+  });
+  await page.goto(`${url}/login`);
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByText('请输入用户名')).toBeVisible();
+  await switchLanguage(page, 'en-US');
+  await expect(page.getByText('Please enter the user name')).toBeVisible();
+  await expect(page.getByText('Please enter the verification code')).toBeVisible();
+  await expect(page.getByText('请输入用户名')).toHaveCount(0);
+  await snapshot(page, 'sign-in-empty-switched-en-US');
+
+  const answer = await waitForCaptcha(page, 'normal');
+  await page.locator('#username').fill('operator1');
+  await page.locator('#password').fill('operator123');
+  await page.locator('#tryCode').fill(answer === 'zzzz' ? 'yyyy' : 'zzzz');
+  await page.getByTestId('login-submit').click();
+  const refusal = page.getByTestId('login-refusal');
+  await expect(refusal).toHaveText('The verification code is wrong');
+  await switchLanguage(page, 'zh-CN');
+  await expect(refusal).toHaveText('验证码错误');
+  await snapshot(page, 'sign-in-refusal-switched-zh-CN');
+  await switchLanguage(page, 'en-US');
+  await expect(refusal).toHaveText('The verification code is wrong');
+  await snapshot(page, 'sign-in-refusal-switched-en-US');
+});
+
+test('a wrong captcha shows why, clears the code and serves a new captcha', async ({ page }) => {
   await page.goto(`${url}/login`);
   const first = await waitForCaptcha(page, 'normal');
   await page.locator('#username').fill('operator1');
@@ -41,7 +72,10 @@ test('a wrong captcha shows the tips notice, clears the code and serves a new ca
 });
 
 test('an expired session shows the login-timeout modal, then the sign-in page', async ({ page }) => {
+  // The shell's own first reads (the header's personal info) finish before the session ends.
+  const personal = page.waitForResponse((r) => /\/platform\/user\/select(\?|$)/.test(r.url()));
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
+  await personal;
   const db = new Database(path.join(servers.normal.dataDir, 'panelfleet.db'));
   db.prepare(
     "DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE user_name = 'operator1')",

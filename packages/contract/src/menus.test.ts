@@ -92,8 +92,10 @@ describe('breadcrumbs', () => {
   });
 
   it('names the entry that lights up in the menu: the first entry that hosts the view', () => {
-    // feedBack is a tab of device management and of reports; device management comes first.
-    expect(menuEntryOf('feedBack', operator)).toBe('deviceManage');
+    // The signal sources are a tab of upgrade management; the command feedback is reached from reports.
+    expect(menuEntryOf('sourceManage', operator)).toBe('upgradeManage');
+    expect(menuEntryOf('feedBack', operator)).toBe('report');
+    expect(breadcrumbTrail('feedBack', operator)).toEqual(['report', 'feedBack']);
     expect(menuEntryOf('report', operator)).toBe('report');
     expect(menuEntryOf('ServeList', operator)).toBeUndefined();
   });

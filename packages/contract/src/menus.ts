@@ -114,16 +114,8 @@ export function startView(user: ShellUser, deployment: Deployment): ViewName {
 const SUB_VIEWS: Partial<Record<ViewName, ViewName[]>> = {
   license: ['saleMan'],
   otaPromote: ['otaVersion', 'machineManage', 'sourceManage', 'apk', 'renew', 'warningMsg', 'upgradeTactics'],
-  deviceManage: ['Labels', 'Map', 'sourceManage', 'feedBack'],
-  upgradeManage: [
-    'apk',
-    'renew',
-    'machineManage',
-    'feedBack',
-    'otaVersion',
-    'sourceManage',
-    'upgradeTactics',
-  ],
+  deviceManage: ['Labels', 'Map'],
+  upgradeManage: ['apk', 'renew', 'machineManage', 'otaVersion', 'sourceManage', 'upgradeTactics'],
   otaLog: ['abnormalLog'],
   report: ['operationLog', 'feedBack'],
 };
