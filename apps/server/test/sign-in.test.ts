@@ -347,6 +347,8 @@ describe.each(backends)('sign-in throttling on %s', (backend) => {
     const blocked = await signIn(server, new TestClient(server.url), 'operator1', 'operator123');
     expect(blocked.status).toBe(429);
     expectFail(blocked, /try again in 15 minutes/);
+    // The message's key and variables travel with it, so the console can show it in another language.
+    expect(blocked.body).toMatchObject({ hhtMsgKey: 'login.throttled', hhtMsgVars: { minutes: 15 } });
     server.clock.advance(15 * 60_000 + 1);
     expect(
       (await signIn(server, new TestClient(server.url), 'operator1', 'operator123')).body.hhtStatus,
