@@ -463,8 +463,8 @@ describe.each(backends)('signal sources and machine types on %s', (backend) => {
           hhtStatus: 'fail',
           hhtMsg:
             refusal === 'platformOnly'
-              ? 'Only the platform administrator may change machine types, OTA versions and the catalog’s signal sources'
-              : 'This signal source belongs to the catalog or to an organisation above yours: only its owner may change it',
+              ? 'Only the platform administrator may change the hardware catalog'
+              : 'Only the owner of this signal source may change it',
         });
       }
     }
@@ -472,9 +472,9 @@ describe.each(backends)('signal sources and machine types on %s', (backend) => {
     expect(
       (await zhOperator.post('/platform/machineType/insert', { machineType: 'Sneaky', enable: '1' })).body
         .hhtMsg,
-    ).toBe('只有平台管理员可以修改机型、OTA版本和平台目录中的信号源');
+    ).toBe('只有平台管理员可以修改硬件目录');
     expect((await zhOperator.post('/source/deleteSource', { id: catalogId })).body.hhtMsg).toBe(
-      '该信号源属于平台目录或上级组织，只有其所有者可以修改',
+      '只有该信号源的所有者可以修改它',
     );
 
     // The company account has no catalog view, but its devices' source switch needs the sources.
@@ -543,8 +543,7 @@ describe.each(backends)('signal sources and machine types on %s', (backend) => {
     const refused = await operator.post('/source/deleteSource', { id: String(ops.id) });
     expect({ status: refused.status, message: refused.body.hhtMsg }).toEqual({
       status: 403,
-      message:
-        'This signal source belongs to the catalog or to an organisation above yours: only its owner may change it',
+      message: 'Only the owner of this signal source may change it',
     });
 
     // Machine types draw on the catalog only; the source switch adds the company's and distributor's.
