@@ -32,9 +32,7 @@ const messageOf = (body: unknown): string => {
 };
 
 const isVars = (value: unknown): value is Record<string, string | number> =>
-  typeof value === 'object' &&
-  value !== null &&
-  Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number');
+  !!value && typeof value === 'object' && Object.values(value).every((v) => typeof v !== 'object');
 
 const isSuccess = (body: unknown): boolean =>
   typeof body === 'object' && body !== null && (body as { hhtStatus?: unknown }).hhtStatus === 'success';

@@ -63,8 +63,7 @@ export const listSource = defineCall({
   path: '/source/listSource',
   tag,
   access: callers.catalogReaders,
-  summary:
-    "One page of signal sources (start is the 1-based page), optionally by name: the deployment's catalog and the sources of the caller's organisation and the organisations above it",
+  summary: "One page of signal sources by name: the catalog's and those of the caller's organisations",
   params: pageParams.extend({ name: optionalText(64) }),
   reply: listReply(signalSource),
 });
@@ -74,8 +73,7 @@ export const addSource = defineCall({
   path: '/source/addSource',
   tag,
   access: callers.sourceEditors,
-  summary:
-    "Add a signal source of the caller's organisation (the platform's: to the catalog); its key is unique among the sources the organisation sees",
+  summary: "Add a signal source of the caller's organisation (the platform's: the catalog)",
   params: z.object({ name: sourceNameField, sourceKey: sourceKeyField }),
   reply: itemReply(signalSource),
 });
@@ -85,7 +83,7 @@ export const updateSource = defineCall({
   path: '/source/updateSource',
   tag,
   access: callers.sourceEditors,
-  summary: "Rename a signal source of the caller's organisation or change its key",
+  summary: "Change a signal source of the caller's organisation",
   params: z.object({ id: catalogId(), name: sourceNameField, sourceKey: sourceKeyField }),
   reply: emptyReply,
 });
@@ -95,8 +93,7 @@ export const deleteSource = defineCall({
   path: '/source/deleteSource',
   tag,
   access: callers.sourceEditors,
-  summary:
-    "Delete a signal source of the caller's organisation; a catalog source is refused while a machine type uses it",
+  summary: "Delete a signal source of the caller's organisation, unless a machine type uses it",
   params: z.object({ id: catalogId() }),
   reply: emptyReply,
 });

@@ -130,9 +130,8 @@ export const listDevices = defineCall({
   method: 'GET',
   path: '/platform/device/list',
   summary:
-    "One page of the company's devices ordered by name. deviceName of one or two characters: the names that start with it; " +
-    `of three or more: the names or serial numbers that contain it, at most ${DEVICE_SEARCH_CAP} (the first enrolled; totalCapped when more match), any case. ` +
-    'start is the page number (1-based); cursor is the one the previous page came with, so next, previous and nearby pages are keyset reads',
+    "One page of the company's devices by name; deviceName: 1-2 characters match the name's start, more any part of name or serial " +
+    `(at most ${DEVICE_SEARCH_CAP}, totalCapped beyond). start: page (1-based); cursor: the previous page's`,
   tag: 'devices',
   access: callers.deviceOperators,
   params: pageParams.extend({

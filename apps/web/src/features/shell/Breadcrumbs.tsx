@@ -1,7 +1,8 @@
 import { Breadcrumb } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { breadcrumbTrail, type ViewName } from '@panelfleet/contract';
+import type { ViewName } from '@panelfleet/contract';
+import { breadcrumbTrail } from './breadcrumbTrail';
 import { homeView, PATHS } from '../../paths';
 
 /** Home, the menu entry (or header page) the view belongs to, then the view when it is one of its tabs. */

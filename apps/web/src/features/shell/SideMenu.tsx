@@ -1,7 +1,8 @@
 import { Menu } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { menuEntryOf, type ViewName } from '@panelfleet/contract';
+import type { ViewName } from '@panelfleet/contract';
+import { menuEntryOf } from './breadcrumbTrail';
 import { homeView } from '../../paths';
 import { VIEW_ICONS } from './viewIcons';
 
