@@ -1,3 +1,4 @@
+import { device } from '@panelfleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnrollmentRepository } from '../src/modules/devices/enrollment-repository.js';
 import { OrganisationRepository } from '../src/modules/organisations/repository.js';
@@ -127,11 +128,11 @@ describe.each(backends)('enrollment answers on %s', (backend) => {
       'application/x-www-form-urlencoded',
     );
     expect(form.status).toBe(200);
-    const listed = await operator.get('/platform/device/list?start=1&size=5&deviceName=CODE-0002');
-    expect(listed.body.listObject[0]).toMatchObject({ deviceKey: 'CODE-0002', machineType: 'pf_future' });
-    const detail = await operator.get(
-      `/platform/device/selectByDeviceId?deviceId=${listed.body.listObject[0].deviceId}`,
-    );
+    const [listed] = device.listDevices.reply.parse(
+      (await operator.get('/platform/device/list?start=1&size=5&deviceName=CODE-0002')).body,
+    ).listObject;
+    expect(listed).toMatchObject({ deviceKey: 'CODE-0002', machineType: 'pf_future' });
+    const detail = await operator.get(`/platform/device/selectByDeviceId?deviceId=${listed!.deviceId}`);
     expect(detail.body.dataObject).toMatchObject({ machineType: 'pf_future', machineTypeId: null });
   });
 });

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { device, ota, otaRules, translate, uploads } from '@panelfleet/contract';
+import { device, failWithKey, ota, otaRules, translate, uploads } from '@panelfleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFleet, type Fleet } from '../../simulator/src/fleet.js';
 import { verifyManifest } from '../src/security/firmware-signing.js';
@@ -805,10 +805,8 @@ describe.each(backends)('OTA rollouts on %s', (backend) => {
       ),
     ).dataObject.otaTaskId;
     const before = await snapshot();
-    const zh = (key: string, vars: Record<string, string | number> = {}) => ({
-      hhtStatus: 'fail',
-      hhtMsg: translate('zh-CN', key, vars),
-    });
+    const zh = (key: string, vars: Record<string, string | number> = {}) =>
+      failWithKey(translate('zh-CN', key, vars), key, vars);
     const cn = { 'accept-language': 'zh-CN' };
     const t = tusTarget(server.url, operator, 'zh-CN');
     const empty = await tusCreate(t, 0, 'empty.bin');

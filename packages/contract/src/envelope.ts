@@ -17,6 +17,14 @@ export const failReply = z.object({
 });
 export type FailReply = z.infer<typeof failReply>;
 
+/** A fail reply for a catalog message: its text in the caller's language, with its key and variables. */
+export const failWithKey = (hhtMsg: string, key: string, vars: Record<string, string | number> = {}) => ({
+  hhtStatus: 'fail' as const,
+  hhtMsg,
+  hhtMsgKey: key,
+  ...(Object.keys(vars).length ? { hhtMsgVars: vars } : {}),
+});
+
 export const okBase = z.object({
   hhtStatus: z.literal('success'),
   hhtMsg: z.string().optional(),

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_EXPIRED_STATUS, translate, type FailReply } from '@panelfleet/contract';
+import { failWithKey, SESSION_EXPIRED_STATUS, translate, type FailReply } from '@panelfleet/contract';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { Refusal, RelayedRefusal, SessionEnded, type RefusalKind } from '../refusal.js';
 import { AppError, RelayedFail, SessionExpiredError } from './app-error.js';
@@ -30,13 +30,11 @@ export const asAppError = (refusal: Refusal) =>
       : new AppError(refusal.key, STATUS_OF_REFUSAL[refusal.kind], refusal.vars, refusal.errorCode);
 
 export function sendFail(request: FastifyRequest, reply: FastifyReply, error: AppError) {
-  const relayed = error instanceof RelayedFail;
   const body: FailReply = {
-    hhtStatus: 'fail',
-    hhtMsg: relayed ? error.text : translate(requestLanguage(request), error.key, error.vars),
+    ...(error instanceof RelayedFail
+      ? { hhtStatus: 'fail', hhtMsg: error.text }
+      : failWithKey(translate(requestLanguage(request), error.key, error.vars), error.key, error.vars)),
     ...(error.errorCode ? { hhtErrorCode: error.errorCode } : {}),
-    ...(relayed ? {} : { hhtMsgKey: error.key }),
-    ...(!relayed && Object.keys(error.vars).length ? { hhtMsgVars: error.vars } : {}),
     ...(error instanceof SessionExpiredError ? { status: SESSION_EXPIRED_STATUS } : {}),
   };
   return reply.code(error.httpStatus).send(body);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server as TusServer } from '@tus/server';
-import { translate, uploads, type Language } from '@panelfleet/contract';
+import { failWithKey, translate, uploads, type Language } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
@@ -118,7 +118,7 @@ export class UploadService {
   }
 
   private failBody(language: Language, key: string, vars: Record<string, string | number>) {
-    return JSON.stringify({ hhtStatus: 'fail', hhtMsg: translate(language, key, vars) });
+    return JSON.stringify(failWithKey(translate(language, key, vars), key, vars));
   }
 
   limits(): UploadLimits {
