@@ -289,6 +289,11 @@ test('the new customer crops and uploads an avatar in the personal center', asyn
   await page.getByLabel('Confirm password').fill('owner457');
   await page.getByTestId('change-password-submit').click();
   await expect(page.getByText('The new password and its confirmation differ')).toBeVisible();
+  // The message shown follows a language switch.
+  await switchLanguage(page, 'zh-CN');
+  await expect(page.getByText('新密码与确认密码不一致')).toBeVisible();
+  await switchLanguage(page, 'en-US');
+  await expect(page.getByText('The new password and its confirmation differ')).toBeVisible();
   // A header page's breadcrumbs lead back to the personal center.
   await expect(page.getByTestId('breadcrumbs').locator('a[data-crumb="personCenter"]')).toHaveText(
     'Personal center',

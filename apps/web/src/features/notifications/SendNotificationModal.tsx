@@ -17,6 +17,7 @@ import {
   type NoticeFormValues,
   type NoticeTarget,
 } from './noticeForm';
+import { useRevalidateOnLanguageChange } from '../../forms/useRevalidateOnLanguageChange';
 
 export interface SendNotificationModalProps {
   /** One device, or the devices of these labels. */
@@ -59,6 +60,7 @@ export function SendNotificationModal({ target, open, onClose, onSent }: SendNot
   const { t } = useTranslation();
   const { message, notification } = App.useApp();
   const [form] = Form.useForm<NoticeFormValues>();
+  useRevalidateOnLanguageChange(form);
   const level = Form.useWatch('level', form) ?? NOTICE_DEFAULTS.level;
   const audio = Form.useWatch('audio', form) ?? NOTICE_DEFAULTS.audio;
   const [material, setMaterial] = useState<materials.Material>();

@@ -7,6 +7,7 @@ import { alreadyReported, call } from '../../api/client';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { confirmationRule, passwordRule } from '../../forms/passwordRules';
 import { CONTRACT_NS } from '../../i18n';
+import { useRevalidateOnLanguageChange } from '../../forms/useRevalidateOnLanguageChange';
 
 interface PasswordValues {
   userPass: string;
@@ -19,6 +20,7 @@ export function ChangePasswordForm() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<PasswordValues>();
+  useRevalidateOnLanguageChange(form);
   const [saving, setSaving] = useState(false);
 
   const rules = useMemo(() => {

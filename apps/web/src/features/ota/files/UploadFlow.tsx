@@ -19,6 +19,7 @@ import {
   UploadCancelled,
   type RunningUpload,
 } from '../../../uploads/resumableUpload';
+import { useRevalidateOnLanguageChange } from '../../../forms/useRevalidateOnLanguageChange';
 
 interface UploadValues extends FileFieldValues {
   /** The chosen file's name (the File itself is kept aside). */
@@ -37,6 +38,7 @@ export function UploadFlow({ open, onClose, onSaved }: { open: boolean; onClose(
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<UploadValues>();
+  useRevalidateOnLanguageChange(form);
   const [file, setFile] = useState<File>();
   const [resumable, setResumable] = useState(false);
   const [stage, setStage] = useState<Stage>('closed');

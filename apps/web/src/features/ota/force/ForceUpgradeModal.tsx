@@ -14,6 +14,7 @@ import { homeView } from '../../../paths';
 import { LabelPicker } from '../../labels/LabelPicker';
 import { useLabels } from '../../labels/useLabels';
 import { WAVE_INITIAL, WaveFields, type WaveValues } from './WaveFields';
+import { useRevalidateOnLanguageChange } from '../../../forms/useRevalidateOnLanguageChange';
 
 type LabelDevice = device.LabelDeviceRow;
 
@@ -34,6 +35,7 @@ export function ForceUpgradeModal({ file, onClose }: { file: ota.OtaFile | undef
   const { message } = App.useApp();
   const navigate = useNavigate();
   const [form] = Form.useForm<ForceValues>();
+  useRevalidateOnLanguageChange(form);
   const { labels } = useLabels();
   const [ticked, setTicked] = useState<number[]>([]);
   const [saving, setSaving] = useState(false);
