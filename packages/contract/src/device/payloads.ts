@@ -230,6 +230,7 @@ export const ACK_ERROR_CODES = [
   'downgrade',
   'install',
   'notRunning',
+  'cancelled',
   'systemApp',
 ] as const;
 /** Steps of a long command a panel reports with `received` (OTA: downloading, verifying, installing). */
