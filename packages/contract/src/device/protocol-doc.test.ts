@@ -233,6 +233,7 @@ const DESCRIBED: Array<[string, z.ZodType, string]> = [
   ['OTA value', otaValue, '6. File downloads'],
   ['firmware manifest', firmwareManifest, '6.1 '],
   ['APK value', apkInstallValue, '6.4 '],
+  ['PROGRAM value', orderValueSchemas.PROGRAM, '6.5 '],
   ['WAKE value', wakeValue, '7. Power on'],
 ];
 
