@@ -1,3 +1,4 @@
+import { immediateTask } from '../rollouts/immediate-task.js';
 import { OPEN_TASK_STATES, TARGET_STATES, type apk, type TargetState } from '@panelfleet/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
@@ -21,8 +22,6 @@ export interface InstallOrder {
   labelIds: number[];
   allowDowngrade: boolean;
 }
-
-const ALL_IN_ONE_WAVE = 2_147_483_647;
 
 /**
  * Installs of the APK repository's versions on panels (spec 3 section 2.6; protocol 6.4): rollout
@@ -91,28 +90,18 @@ export class ApkInstallService {
           ...(order.labelIds.length ? { labelIds: order.labelIds } : {}),
         };
         const task = await rollouts.createTask(
-          {
+          ...immediateTask({
             orgId: caller.orgId,
             kind: 'apk',
             payloadId: version.id,
             payload,
             payloadLabel: version.package_name.slice(0, 64),
             labelIds: order.labelIds,
-            deviceIds: order.deviceIds.length ? order.deviceIds : undefined,
-            skip: [{ reason: 'disabled', disabled: true }],
-            timeEnable: false,
-            fireAt: now,
-            fireBy: null,
-            waves: { mode: 'none' },
-            successShare: 100,
-            failureShare: 100,
-            minResults: 1_000_000,
-            maxDownloads: null,
+            deviceIds: order.deviceIds,
             createdBy: caller.id,
             createdByName: caller.userName,
             now,
-          },
-          { first: ALL_IN_ONE_WAVE, step: 1 },
+          }),
         );
         out.push({
           taskId: task.id,

@@ -1,3 +1,4 @@
+import { ALL_IN_ONE_WAVE } from '../rollouts/immediate-task.js';
 import {
   dayBounds,
   OPEN_TASK_STATES,
@@ -30,7 +31,6 @@ type Task = z.infer<typeof ota.otaTask>;
 type ForceParams = z.output<typeof ota.forceUpdate.params>;
 
 const OPERATORS = new Set(['2', '4']);
-const ALL_IN_ONE_WAVE = 2_147_483_647;
 
 /** Force upgrade (a task per click), the task list and manage dialog, and the OTA log. */
 export class OtaTaskService {

@@ -1,3 +1,4 @@
+import { immediateTask } from '../rollouts/immediate-task.js';
 import { programs } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { pageOffset } from '../../http/access.js';
@@ -67,28 +68,18 @@ export class PublishService {
     let created;
     try {
       created = await this.deps.rollouts.createTask(
-        {
+        ...immediateTask({
           orgId: caller.orgId,
           kind: 'program',
           payloadId: row.id,
           payload: { value },
           payloadLabel: row.name.slice(0, 64),
           labelIds: p.tagIds,
-          ...(p.deviceIds.length ? { deviceIds: p.deviceIds } : {}),
-          skip: [{ reason: 'disabled', disabled: true }],
-          timeEnable: false,
-          fireAt: now,
-          fireBy: null,
-          waves: { mode: 'none' },
-          successShare: 100,
-          failureShare: 100,
-          minResults: 1_000_000,
-          maxDownloads: null,
+          deviceIds: p.deviceIds,
           createdBy: caller.id,
           createdByName: caller.userName,
           now,
-        },
-        { first: 2_147_483_647, step: 1 },
+        }),
       );
     } catch (error) {
       // Labels without panels make no task.
