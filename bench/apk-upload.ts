@@ -1,7 +1,7 @@
 /**
  * `npm run bench:apk-upload`: a 200 MB APK (a real one: binary manifest, resources, launcher
  * icon, v2 signature, and an uncompressed asset that makes up the size) through the console's
- * way in: the resumable tus upload in 8 MiB PATCHes (as apps/web/src/features/apk/resumableUpload.ts
+ * way in: the resumable tus upload in 8 MiB PATCHes (as apps/web/src/uploads/resumableUpload.ts
  * sends them), then the call that claims it (the server reads the zip directory, the manifest,
  * the icon and verifies the v2 signature over the whole file, then renames it into place).
  *
