@@ -244,6 +244,10 @@ describe.each(backends)('device detail, settings and bad commands on %s', (backe
       (await change(id, { powerOnOffSetting: { energySaving: 3 } })).body,
     );
     expect(custom.hhtStatus).toBe('success');
+    // Published in the background: it arrives before the next test counts the panel's commands.
+    await waitFor('the custom value at the panel', () =>
+      panels['DET-X9-2']!.commands.find((c) => c.id === custom.dataObject.commandId),
+    );
   });
 
   it('refuses bad settings with the spec’s messages and sends nothing', async () => {

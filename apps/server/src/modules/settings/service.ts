@@ -252,7 +252,10 @@ export class SettingsService {
       targets.map((t) => t.id),
     );
     for (const item of sourceItems) {
-      const others = targets.filter((t) => systems.has(t.id) && systems.get(t.id) !== item.system);
+      // In enrollment order, whatever order the targets were read in (the message must not vary).
+      const others = targets
+        .filter((t) => systems.has(t.id) && systems.get(t.id) !== item.system)
+        .sort((a, b) => a.id - b.id);
       if (others.length)
         throw new Refusal('settingTemplate.systemMismatch', 'declined', {
           system: item.system!,
