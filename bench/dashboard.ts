@@ -19,10 +19,10 @@ import { execSync } from 'node:child_process';
 import SqliteDatabase from 'better-sqlite3';
 import { dashboard } from '@panelfleet/contract';
 import {
+  freshPostgres,
   fmt,
   loadAverage,
   machineDescription,
-  onCleanup,
   printTable,
   runBenchmark,
   startServer,
@@ -179,25 +179,6 @@ async function seedPostgres(url: string, org: number, now: number) {
   };
 }
 
-async function freshPostgres(adminUrl: string): Promise<string> {
-  const { default: pg } = await import('pg');
-  const name = `bench_dashboard_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  onCleanup(async () => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 async function orgOf(engine: 'sqlite' | 'postgres', dbFile: string, pgUrl: string | undefined) {
   if (engine === 'sqlite') {
     const db = new SqliteDatabase(dbFile, { readonly: true });
@@ -218,7 +199,8 @@ async function orgOf(engine: 'sqlite' | 'postgres', dbFile: string, pgUrl: strin
 }
 
 async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, string]>> {
-  const pgUrl = engine === 'postgres' ? await freshPostgres(process.env.DASHBOARD_PG!) : undefined;
+  const pgUrl =
+    engine === 'postgres' ? await freshPostgres(process.env.DASHBOARD_PG!, 'dashboard') : undefined;
   // The history job samples every company once here, after the seed, and not during the measurement.
   const server = await startServer({
     ...(pgUrl ? { DATABASE_URL: pgUrl } : {}),

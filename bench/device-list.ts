@@ -30,10 +30,10 @@ import crypto from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
 import { device } from '@panelfleet/contract';
 import {
+  freshPostgres,
   fmt,
   loadAverage,
   machineDescription,
-  onCleanup,
   printTable,
   runBenchmark,
   startServer,
@@ -279,28 +279,9 @@ async function seedPostgres(url: string, orgId: number) {
   await client.end();
 }
 
-/** A throwaway PostgreSQL database for one run (dropped at exit). */
-async function freshPostgres(adminUrl: string): Promise<string> {
-  const { default: pg } = await import('pg');
-  const name = `bench_device_list_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  onCleanup(async () => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, string]>> {
-  const pgUrl = engine === 'postgres' ? await freshPostgres(process.env.DEVICE_LIST_PG!) : undefined;
+  const pgUrl =
+    engine === 'postgres' ? await freshPostgres(process.env.DEVICE_LIST_PG!, 'device_list') : undefined;
   const server = await startServer(pgUrl ? { DATABASE_URL: pgUrl } : {});
   const operator = await Operator.signIn(server.url);
   const list = async (query: string) =>

@@ -20,7 +20,8 @@
  *   peak during the export.
  *
  * Environment: USAGE (1000000), DEVICES (1000), REQUESTS (30), EXPORTS (3), REPORTS_PG,
- * PARTS (pages,export: either alone measures only that half).
+ * PARTS (pages,export: either alone measures only that half), ENGINES (sqlite,postgres: either alone
+ * runs only that engine).
  */
 import { Writable } from 'node:stream';
 import fs from 'node:fs';
@@ -28,10 +29,10 @@ import SqliteDatabase from 'better-sqlite3';
 import ExcelJS from 'exceljs';
 import { reports } from '@panelfleet/contract';
 import {
+  freshPostgres,
   fmt,
   loadAverage,
   machineDescription,
-  onCleanup,
   printTable,
   runBenchmark,
   startServer,
@@ -201,25 +202,6 @@ async function seedPostgres(url: string, orgId: number) {
   await client.end();
 }
 
-async function freshPostgres(adminUrl: string): Promise<string> {
-  const { default: pg } = await import('pg');
-  const name = `bench_reports_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  onCleanup(async () => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 const rssOf = (pid: number) => {
   const line = fs
     .readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -263,7 +245,7 @@ async function writeDirectly(rows: unknown[][]): Promise<number> {
 }
 
 async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, string]>> {
-  const pgUrl = engine === 'postgres' ? await freshPostgres(process.env.REPORTS_PG!) : undefined;
+  const pgUrl = engine === 'postgres' ? await freshPostgres(process.env.REPORTS_PG!, 'reports') : undefined;
   const server = await startServer(pgUrl ? { DATABASE_URL: pgUrl } : {});
   const operator = await Operator.signIn(server.url);
   const orgId = await (async () => {
@@ -400,8 +382,11 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<Array<[string, 
 
 runBenchmark('reports', 3_600_000, async () => {
   console.log(machineDescription());
-  const results = [...(await runEngine('sqlite'))];
-  if (process.env.REPORTS_PG) results.push(...(await runEngine('postgres')));
+  const engines = (process.env.ENGINES ?? 'sqlite,postgres').split(',');
+  const results: Array<[string, string]> = [];
+  if (engines.includes('sqlite')) results.push(...(await runEngine('sqlite')));
+  if (!engines.includes('postgres')) console.log('ENGINES leaves PostgreSQL out');
+  else if (process.env.REPORTS_PG) results.push(...(await runEngine('postgres')));
   else console.log('REPORTS_PG unset: PostgreSQL skipped');
   printTable('reports', results);
   console.log(`load average at the end: ${loadAverage()}`);

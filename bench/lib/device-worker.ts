@@ -56,7 +56,10 @@ async function enrollBare(serverUrl: string, serial: string, secret: string): Pr
       machineType: 'x9_vn',
     }),
   });
-  const creds = device.enroll.reply.parse(await response.json()).dataObject;
+  const reply: unknown = await response.json();
+  const parsed = device.enroll.reply.safeParse(reply);
+  if (!parsed.success) throw new Error(`enrollment of ${serial} refused: ${JSON.stringify(reply)}`);
+  const creds = parsed.data.dataObject;
   return { key: creds.deviceKey, password: creds.password };
 }
 

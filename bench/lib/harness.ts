@@ -295,3 +295,26 @@ export function printTable(title: string, rows: Array<[string, string]>) {
 
 export const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/**
+ * A throwaway PostgreSQL database on the server of `adminUrl`, named after the benchmark and this
+ * process, dropped when the benchmark ends; returns its URL.
+ */
+export async function freshPostgres(adminUrl: string, benchmark: string): Promise<string> {
+  const { default: pg } = await import('pg');
+  const name = `bench_${benchmark}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  onCleanup(async () => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

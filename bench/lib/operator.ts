@@ -58,9 +58,10 @@ export class Operator {
     for (let page = 1; ; page++) {
       // The previous page's cursor makes the next page a keyset read.
       const after = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
-      const list = device.listDevices.reply.parse(
-        await this.request('GET', `/platform/device/list?start=${page}&size=100${after}`),
-      );
+      const reply = await this.request('GET', `/platform/device/list?start=${page}&size=100${after}`);
+      const parsed = device.listDevices.reply.safeParse(reply);
+      if (!parsed.success) throw new Error(`device list page ${page} refused: ${JSON.stringify(reply)}`);
+      const list = parsed.data;
       if (!list.listObject.length || ids.length >= list.totalRecords) break;
       ids.push(...list.listObject.map((d) => d.deviceId));
       cursor = list.cursor;

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { tuneHeapGrowth } from './heap.js';
 import { DeploymentMismatch } from './modules/deployment/secrets.js';
 import { shutDown } from './shutdown.js';
 
@@ -7,6 +8,7 @@ import { shutDown } from './shutdown.js';
 const SHUTDOWN_DEADLINE_MS = 30_000;
 
 const config = loadConfig();
+tuneHeapGrowth(config.heapGrowingPercent);
 const app = await buildApp(config).catch((err: unknown) => {
   // A deployment whose instances do not share their secrets: say what to do, without a stack.
   if (err instanceof DeploymentMismatch) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
   Kysely,
+  type RawBuilder,
   PostgresDialect,
   SqliteDialect,
   type PostgresPool,
@@ -13,6 +14,7 @@ import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import { isDatabaseUnavailable } from './errors.js';
 import type { Database } from './schema.js';
+import { SqliteReader } from './sqlite-reader.js';
 
 export type Dialect = DatabaseTarget['kind'];
 
@@ -21,7 +23,17 @@ export interface Db {
   dialect: Dialect;
   /** PostgreSQL: the schema every table lives in. */
   schema?: string;
+  /** Long read-only aggregates (reports) that must not hold the server's thread. */
+  longReads: LongReads;
   close(): Promise<void>;
+}
+
+/**
+ * Where a long read-only query runs: on PostgreSQL, the pool (the database works on its own
+ * cores); on SQLite, a read-only connection on a worker thread (`sqlite-reader.ts`).
+ */
+export interface LongReads {
+  all<Row>(query: RawBuilder<Row>): Promise<Row[]>;
 }
 
 // BIGINT (epoch-ms times, counts) fits a JS number; parse it as one instead of a string.
@@ -48,7 +60,16 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     const kysely = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     });
-    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+    const reader = new SqliteReader(target.file);
+    return {
+      kysely,
+      dialect: 'sqlite',
+      longReads: { all: (query) => reader.all(query.compile(kysely)) },
+      close: async () => {
+        await reader.close();
+        await kysely.destroy();
+      },
+    };
   }
   const queryTimeoutMs = target.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   const serverOptions = [
@@ -76,7 +97,13 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       pool: discardingBrokenClients(pool, (err) => options.onConnectionError?.(err)),
     }),
   });
-  return { kysely, dialect: 'postgres', schema: options.schema ?? 'public', close: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'postgres',
+    schema: options.schema ?? 'public',
+    longReads: { all: async (query) => (await query.execute(kysely)).rows },
+    close: () => kysely.destroy(),
+  };
 }
 
 /**

@@ -28,6 +28,7 @@ import * as appReports from './migrations/019-app-reports.js';
 import * as sourcesAndSearch from './migrations/020-sources-and-search.js';
 import * as programs from './migrations/021-programs.js';
 import * as jobLeases from './migrations/022-job-leases.js';
+import * as usageLongest from './migrations/026-usage-longest.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -57,6 +58,7 @@ const migrations: Record<string, DialectMigration> = {
   '020-sources-and-search': sourcesAndSearch,
   '021-programs': programs,
   '022-job-leases': jobLeases,
+  '026-usage-longest': usageLongest,
 };
 
 class StaticProvider implements MigrationProvider {

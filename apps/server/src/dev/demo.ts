@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { buildApp } from '../app.js';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
+import { tuneHeapGrowth } from '../heap.js';
 import { UserRepository } from '../modules/users/repository.js';
 import { loadPepper } from '../security/pepper.js';
 import { seedAccounts } from './seed-accounts.js';
@@ -22,6 +23,7 @@ const config = loadConfig({
   ADMIN_PASSWORD: DEMO_ADMIN_PASSWORD,
   ...process.env,
 });
+tuneHeapGrowth(config.heapGrowingPercent);
 const app = await buildApp(config, { logger: false });
 const existing = await new UserRepository(app.db.kysely).findByName('operator1');
 const customerId =

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Dialect } from '../../db/database.js';
+import type { Dialect, LongReads } from '../../db/database.js';
 import { jsonRows } from '../../db/json-rows.js';
 import type { Database } from '../../db/schema.js';
 import { containsFolded } from '../../db/search.js';
@@ -68,6 +68,7 @@ export class ReportRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
+    private readonly longReads: LongReads,
   ) {}
 
   deviceByKey(orgId: number, deviceKey: string) {
@@ -124,15 +125,34 @@ export class ReportRepository {
       GROUP BY v.k, t.device_id`;
   }
 
+  /**
+   * How far before a period the app run-time report must look for records that run into it: the
+   * company's longest record (one probe of `app_usage_org_duration_idx`), at most a day.
+   */
+  async usageLookback(orgId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('app_usage')
+      .select((eb) => eb.fn.max('duration_ms').as('longest'))
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
+    return Math.min(LONGEST_RECORD_MS, Number(row?.longest ?? 0));
+  }
+
   /** Foreground time per period, device and app, each record clipped to the period. */
-  private appTimeGroups(orgId: number, bounds: PeriodBounds[], first: number, filter: DeviceFilter) {
+  private appTimeGroups(
+    orgId: number,
+    bounds: PeriodBounds[],
+    first: number,
+    filter: DeviceFilter,
+    lookback: number,
+  ) {
     const end = sql`u.started_at + u.duration_ms`;
     return sql`SELECT v.k AS k, u.device_id AS device_id, u.package_name AS package_name,
         max(u.app_name) AS app_name,
         CAST(sum((CASE WHEN ${end} < v.e THEN ${end} ELSE v.e END)
                - (CASE WHEN u.started_at > v.s THEN u.started_at ELSE v.s END)) AS bigint) AS total
       FROM ${this.periods(bounds, first)} CROSS JOIN app_usage u
-      WHERE u.org_id = ${orgId} AND u.started_at >= v.s - ${LONGEST_RECORD_MS} AND u.started_at < v.e
+      WHERE u.org_id = ${orgId} AND u.started_at >= v.s - ${lookback} AND u.started_at < v.e
         AND ${end} > v.s
         ${this.devices('u.device_id', orgId, filter)}
       GROUP BY v.k, u.device_id, u.package_name`;
@@ -150,9 +170,9 @@ export class ReportRepository {
     window: PageWindow | undefined,
   ): Promise<{ rows: Row[]; total: number }> {
     const counted = window ? sql`, count(*) OVER () AS total_rows` : sql``;
-    const { rows } = await sql<Row & { total_rows?: number }>`SELECT ${select}${counted}
+    const rows = await this.longReads.all(sql<Row & { total_rows?: number }>`SELECT ${select}${counted}
       FROM (${groups}) g JOIN devices d ON d.id = g.device_id
-      ORDER BY ${order} ${this.page(window)}`.execute(this.db);
+      ORDER BY ${order} ${this.page(window)}`);
     const total = !window
       ? rows.length
       : rows.length
@@ -167,9 +187,9 @@ export class ReportRepository {
   }
 
   private async count(groups: RawBuilder<unknown>): Promise<number> {
-    const { rows } = await sql<{
-      n: number;
-    }>`SELECT CAST(count(*) AS bigint) AS n FROM (${groups}) g`.execute(this.db);
+    const rows = await this.longReads.all(
+      sql<{ n: number }>`SELECT CAST(count(*) AS bigint) AS n FROM (${groups}) g`,
+    );
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -192,9 +212,9 @@ export class ReportRepository {
     );
   }
 
-  appTime(orgId: number, bounds: PeriodBounds[], filter: DeviceFilter, window?: PageWindow, first = 0) {
+  async appTime(orgId: number, bounds: PeriodBounds[], filter: DeviceFilter, window?: PageWindow, first = 0) {
     return this.paged<AppTimeGroup>(
-      this.appTimeGroups(orgId, bounds, first, filter),
+      this.appTimeGroups(orgId, bounds, first, filter, await this.usageLookback(orgId)),
       sql`g.k AS k, d.name AS device_name, d.device_key AS device_key, g.app_name AS app_name,
         g.package_name AS package_name, g.total AS total`,
       sql`g.k, g.device_id, g.package_name`,
@@ -204,7 +224,10 @@ export class ReportRepository {
 
   /** The aggregate alone, without devices, order or paging: the benchmark's baseline. */
   async appTimeAggregateOnly(orgId: number, bounds: PeriodBounds[]) {
-    const { rows } = await sql<{ k: number }>`${this.appTimeGroups(orgId, bounds, 0, {})}`.execute(this.db);
+    const lookback = await this.usageLookback(orgId);
+    const rows = await this.longReads.all(
+      sql<{ k: number }>`${this.appTimeGroups(orgId, bounds, 0, {}, lookback)}`,
+    );
     return rows.length;
   }
 

@@ -181,7 +181,7 @@ export class ReportService {
     const devices = await this.devices(orgId, filter);
     for (let k = 0; k < plan.periods.length; k++) {
       const { rows } = await this.grouped(kind, orgId, [plan.periods[k]!], devices, undefined, k);
-      if (rows.length) yield rows.map((r) => ({ ...r, period: plan.periods[k]! }));
+      if (rows.length) yield rows;
     }
   }
 
