@@ -47,3 +47,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const cause = (error as { cause?: unknown }).cause;
   return cause !== undefined && cause !== error && isDatabaseUnavailable(cause);
 }
+
+/**
+ * PostgreSQL aborted the transaction because of another one (deadlock_detected, or a
+ * serialization failure): nothing of it was written, and the same work succeeds when tried again.
+ * Instances that write the same device rows in batches meet this under load.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === '40P01' || code === '40001';
+}
+
+/** A background write that failed for a reason that passes: the database away, or a conflict. */
+export function isWorthRetrying(error: unknown): boolean {
+  return isDatabaseUnavailable(error) || isTransactionConflict(error);
+}

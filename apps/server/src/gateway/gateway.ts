@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import type { DevicesTable } from '../db/schema.js';
 import type { DeviceRepository } from '../modules/devices/repository.js';
 import { stateToColumns } from '../modules/devices/state-columns.js';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { isDatabaseUnavailable, isTransactionConflict, isWorthRetrying } from '../db/errors.js';
 import { BatchWriter } from './batch-writer.js';
 import { bounded } from './bounded.js';
 import { PendingWrites } from './pending-writes.js';
@@ -87,8 +87,10 @@ export class DeviceGateway {
       (err, count) =>
         isDatabaseUnavailable(err)
           ? this.log.warn({ err, count }, 'database unavailable: device state waits')
-          : this.log.error({ err, count }, 'device state batch failed'),
-      { retryWhen: isDatabaseUnavailable },
+          : isTransactionConflict(err)
+            ? this.log.warn({ err, count }, 'device state met a conflicting write: tried again')
+            : this.log.error({ err, count }, 'device state batch failed'),
+      { retryWhen: isWorthRetrying },
       dropped('device state'),
     );
     this.writes = new PendingWrites({

@@ -82,7 +82,10 @@ export class DeviceStateStore {
       ['id', 'int4'],
       ...columns.map((c) => [c, REPORT_COLUMNS[c]]),
     ]);
-    const cells = rows.map((row) => [row.id, ...columns.map((c) => row.set[c] ?? null)]);
+    // In id order: instances writing overlapping batches then lock rows in the same order.
+    const cells = [...rows]
+      .sort((a, b) => a.id - b.id)
+      .map((row) => [row.id, ...columns.map((c) => row.set[c] ?? null)]);
     const assignments = sql.join(columns.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`));
     return sql`UPDATE devices SET ${assignments} FROM ${jsonRows(this.dialect, types, cells)} WHERE devices.id = v.id`;
   }

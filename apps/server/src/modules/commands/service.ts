@@ -2,7 +2,7 @@ import { device } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import type { KnownDevice } from '../../gateway/device-directory.js';
 import type { CommandSink, DeviceGateway } from '../../gateway/gateway.js';
-import { isDatabaseUnavailable } from '../../db/errors.js';
+import { isDatabaseUnavailable, isTransactionConflict, isWorthRetrying } from '../../db/errors.js';
 import { BatchWriter } from '../../gateway/batch-writer.js';
 import type { GatewayLog } from '../../gateway/transport.js';
 import type { DeviceRepository } from '../devices/repository.js';
@@ -84,8 +84,10 @@ export class CommandService implements CommandSink {
       (err, count) =>
         isDatabaseUnavailable(err)
           ? this.log.warn({ err, count }, 'database unavailable: command acknowledgements wait')
-          : this.log.error({ err, count }, 'command acknowledgements not stored'),
-      { intervalMs: 50, retryWhen: isDatabaseUnavailable },
+          : isTransactionConflict(err)
+            ? this.log.warn({ err, count }, 'command acknowledgements met a conflicting write: tried again')
+            : this.log.error({ err, count }, 'command acknowledgements not stored'),
+      { intervalMs: 50, retryWhen: isWorthRetrying },
       (count) =>
         this.log.error(
           { count },

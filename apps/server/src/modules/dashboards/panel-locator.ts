@@ -1,10 +1,12 @@
 import * as geo from '@panelfleet/contract/geo';
+import { isTransactionConflict } from '../../db/errors.js';
 import type { IpLocator } from './ip-location.js';
 import type { MapRegions } from './regions.js';
 import type { DashboardRepository, LocationRow, LocationUpdate } from './repository.js';
 
 export interface LocatorLog {
   error(obj: object, message: string): void;
+  warn(obj: object, message: string): void;
 }
 
 /**
@@ -72,7 +74,11 @@ export class Locator {
         await this.repository.writeLocationsForPanels(updates);
       }
     } catch (err) {
-      this.log.error({ err, panels: ids.length }, 'panels not placed on the map');
+      if (!isTransactionConflict(err))
+        return this.log.error({ err, panels: ids.length }, 'panels not placed on the map');
+      // Another instance wrote the same rows at once; nothing of this run was kept: place them again.
+      this.log.warn({ err, panels: ids.length }, 'map placement met a conflicting write: tried again');
+      for (const id of ids) this.touched(id);
     }
   }
 
