@@ -2,10 +2,11 @@ import crypto from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { device, materials } from '@panelfleet/contract';
 import { wavTone } from '../../apps/server/test/audio-fixtures.js';
-import { switchLanguage } from '../support/antd.js';
+import { answerConfirm, switchLanguage } from '../support/antd.js';
 import { apiCall } from '../support/api.js';
 import { snapshot } from '../support/screenshots.js';
 import { baseUrl } from '../support/servers.js';
+import { gradientPng } from '../support/png.js';
 import { signIn } from '../support/session.js';
 
 // Notifications with a custom audio, the audio list and screen time, against the e2e server's
@@ -19,9 +20,9 @@ test.describe.configure({ mode: 'serial' });
 const rows = (page: Page) => page.getByTestId('device-list').locator('.ant-table-tbody .ant-table-row');
 
 /** Screenshots without the 3-second notices of earlier steps on top. */
-async function snapshotQuiet(page: Page, name: string) {
+async function snapshotQuiet(page: Page, name: string, options: { fullPage?: boolean } = {}) {
   await expect(page.locator('.ant-message-notice')).toHaveCount(0, { timeout: 8000 });
-  await snapshot(page, name);
+  await snapshot(page, name, options);
 }
 
 /** The device list with every panel of the fleet online, searched down to one panel. */
@@ -203,7 +204,7 @@ test('deletes an audio only after a confirmation', async ({ page }) => {
   await expect(row).toHaveCount(1);
 
   await row.getByTestId('audio-delete').click();
-  await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Cancel' }).click();
+  await answerConfirm(page, 'Cancel');
   await expect(page.locator('.ant-message')).toContainText('Cancelled');
   await expect(row).toHaveCount(1);
   await row.getByTestId('audio-delete').click();
@@ -234,26 +235,36 @@ test('shows the notification dialog and the audio list in Chinese', async ({ pag
   await snapshot(page, 'notification-modal-zh-CN');
 });
 
-test('broadcasts a notification to the panels of a ticked label and reports each panel’s delivery', async ({
+test('broadcasts an emergency notice with a custom audio to two ticked labels and reports every panel', async ({
   page,
 }) => {
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
-  // A label of two panels, added beside the labels they have (other specs rely on those).
-  const name = `Broadcast ${run}`;
-  const { groupId } = (await apiCall(page, url, device.insertGroup, { groupName: name })).dataObject;
+  // Two labels, added beside the labels the panels have (other specs rely on those): E2E-00002 is
+  // in both and is sent to once.
+  const labels = {
+    [`Broadcast A ${run}`]: ['E2E-00001', 'E2E-00002'],
+    [`Broadcast B ${run}`]: ['E2E-00002', 'E2E-00003'],
+  };
+  const keys = ['E2E-00001', 'E2E-00002', 'E2E-00003'];
+  const added: Record<string, number> = {};
+  for (const name of Object.keys(labels))
+    added[name] = (await apiCall(page, url, device.insertGroup, { groupName: name })).dataObject.groupId;
   const groups = (await apiCall(page, url, device.listGroups, {})).listObject;
   const panels = (await apiCall(page, url, device.listDevices, { start: 1, size: 50 })).listObject.filter(
-    (d) => ['E2E-00001', 'E2E-00002'].includes(d.deviceKey),
+    (d) => keys.includes(d.deviceKey),
   );
-  expect(panels).toHaveLength(2);
+  expect(panels).toHaveLength(3);
   for (const panel of panels) {
     const held = panel.tag
       .split(device.TAG_SEPARATOR)
       .filter(Boolean)
       .map((label) => groups.find((g) => g.groupName === label)!.groupId);
+    const extra = Object.entries(labels)
+      .filter(([, members]) => members.includes(panel.deviceKey))
+      .map(([name]) => added[name]);
     await apiCall(page, url, device.saveGroupsAndDevices, {
       deviceIds: String(panel.deviceId),
-      groupIds: [...held, groupId].join(','),
+      groupIds: [...held, ...extra].join(','),
     });
   }
 
@@ -267,31 +278,147 @@ test('broadcasts a notification to the panels of a ticked label and reports each
   await expect(page.locator('.ant-message')).toContainText('Please tick at least one label');
   await expect(page.getByTestId('notice-modal')).toHaveCount(0);
 
-  await broadcast.getByTestId('broadcast-chip').filter({ hasText: name }).click();
   const deviceRows = broadcast.getByTestId('broadcast-devices').locator('.ant-table-tbody .ant-table-row');
-  await expect(deviceRows).toHaveCount(2);
-  await expect(deviceRows.filter({ hasText: 'E2E-00001' })).toBeVisible();
+  for (const name of Object.keys(labels))
+    await broadcast.getByTestId('broadcast-chip').filter({ hasText: name }).click();
+  await expect(deviceRows).toHaveCount(3);
+  for (const key of keys) await expect(deviceRows.filter({ hasText: key })).toBeVisible();
   await snapshotQuiet(page, 'broadcast-en-US');
 
   await broadcast.getByTestId('broadcast-send').click();
   const modal = page.getByTestId('notice-modal');
   await modal.getByTestId('notice-title').fill(`Assembly ${run}`);
   await modal.getByTestId('notice-text').fill('Assembly in the hall at ten.');
+  await modal.getByTestId('notice-level-emergency').click();
+  await modal.getByTestId('notice-audio-0').click();
+  await modal.getByTestId('notice-choose-audio').click();
+  // A custom audio uploaded for this broadcast and chosen in the audio list.
+  const tone = wavTone(1.5);
+  const sha256 = crypto.createHash('sha256').update(tone).digest('hex');
+  const audio = `Assembly bell ${run}.wav`;
+  await page
+    .getByTestId('audio-list')
+    .getByTestId('audio-file')
+    .setInputFiles({ name: audio, mimeType: 'audio/wav', buffer: tone });
+  const uploaded = audioRows(page).filter({ hasText: audio });
+  await expect(uploaded.locator('.ant-radio-wrapper-checked')).toHaveCount(1);
+  await page.getByTestId('audio-list').getByTestId('audio-list-ok').click();
+  await expect(modal.getByTestId('notice-chosen-audio')).toHaveText(audio);
+  await snapshotQuiet(page, 'broadcast-notice-en-US');
   await modal.getByTestId('notice-send').click();
   await expect(modal).toBeHidden();
 
-  // Each panel's own acknowledgement, not the send reply, fills the report.
+  // Each panel's own acknowledgement, not the send reply, fills the report: every panel of both
+  // labels, once, fetched the audio through its signed URL, verified it and played it.
   const report = broadcast.getByTestId('broadcast-report');
   await expect(report).toContainText(`Assembly ${run}`);
-  await expect(report.getByTestId('notice-delivery-row')).toHaveCount(2);
-  for (const key of ['E2E-00001', 'E2E-00002'])
-    await expect(report.locator(`[data-device-key="${key}"]`)).toHaveAttribute('data-status', 'succeeded', {
-      timeout: 20_000,
-    });
-  await snapshotQuiet(page, 'broadcast-report-en-US');
+  await expect(report).toContainText(Object.keys(labels)[1]!);
+  await expect(report.getByTestId('notice-delivery-row')).toHaveCount(3);
+  for (const key of keys) {
+    const row = report.locator(`[data-device-key="${key}"]`);
+    await expect(row).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+    await expect(row).toHaveAttribute('data-detail', `shown, played audio ${sha256}`);
+  }
+  await expect(report.getByTestId('notice-delivery-summary')).toHaveText(
+    'Shown 3, failed 0, waiting 0 (panels: 3)',
+  );
+  await snapshotQuiet(page, 'broadcast-report-en-US', { fullPage: true });
 
   await switchLanguage(page, 'zh-CN');
   await expect(page.getByRole('tab', { name: '广播' })).toBeVisible();
   await expect(broadcast.getByTestId('broadcast-send')).toContainText('发送广播');
   await snapshotQuiet(page, 'broadcast-zh-CN');
+  // The same broadcast in Chinese: two labels, the custom audio, every panel's report.
+  await broadcast.getByTestId('broadcast-send').click();
+  await expect(modal.locator('.ant-modal-title')).toHaveText('发送通知');
+  await modal.getByTestId('notice-title').fill(`集合 ${run}`);
+  await modal.getByTestId('notice-text').fill('十点在礼堂集合。');
+  await modal.getByTestId('notice-level-emergency').click();
+  await modal.getByTestId('notice-audio-0').click();
+  await modal.getByTestId('notice-choose-audio').click();
+  await expect(page.getByTestId('audio-list').locator('.ant-modal-title')).toHaveText('音频列表');
+  await uploaded.locator('.ant-radio-wrapper').click();
+  await page.getByTestId('audio-list').getByTestId('audio-list-ok').click();
+  await expect(modal.getByTestId('notice-chosen-audio')).toHaveText(audio);
+  await snapshotQuiet(page, 'broadcast-notice-zh-CN');
+  await modal.getByTestId('notice-send').click();
+  await expect(modal).toBeHidden();
+  await expect(report).toContainText(`集合 ${run}`);
+  for (const key of keys) {
+    const row = report.locator(`[data-device-key="${key}"]`);
+    await expect(row).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+    await expect(row).toHaveAttribute('data-detail', `shown, played audio ${sha256}`);
+  }
+  await expect(report.getByTestId('notice-delivery-summary')).toHaveText('共 3 台：已显示 3，失败 0，等待 0');
+  await snapshotQuiet(page, 'broadcast-report-zh-CN', { fullPage: true });
+});
+
+test('the materials tab lists the company’s images and audio by type and name, and deletes after a confirmation', async ({
+  page,
+}) => {
+  await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
+  const image = `Hall map ${run}.png`;
+  const upload = await page.request.post(`${url}${materials.insertMaterial.path}`, {
+    headers: { Origin: url, Accept: 'application/json' },
+    multipart: {
+      fileType: String(materials.MATERIAL_FILE_TYPES.image),
+      uiFile: { name: image, mimeType: 'image/png', buffer: gradientPng(96, 64) },
+    },
+  });
+  expect(((await upload.json()) as { hhtStatus: string }).hhtStatus).toBe('success');
+  const bell = `Hall bell ${run}.wav`;
+  const audio = await page.request.post(`${url}${materials.insertMaterial.path}`, {
+    headers: { Origin: url, Accept: 'application/json' },
+    multipart: {
+      fileType: String(materials.MATERIAL_FILE_TYPES.audio),
+      uiFile: { name: bell, mimeType: 'audio/wav', buffer: wavTone(0.3) },
+    },
+  });
+  expect(((await audio.json()) as { hhtStatus: string }).hhtStatus).toBe('success');
+
+  await page.goto(`${url}/home/Broadcast`);
+  await page.getByTestId('tab-materials').click();
+  await expect(page).toHaveURL(/\/home\/Broadcast\?tab=materials$/);
+  const tab = page.getByTestId('materials-tab');
+  const tableRows = tab.locator('.ant-table-tbody .ant-table-row');
+  await expect(tableRows.filter({ hasText: image })).toHaveCount(1);
+  await expect(tableRows.filter({ hasText: image }).getByTestId('material-thumbnail')).toBeVisible();
+
+  // Audio only: the bell with its type icon, and not the image.
+  await tab.getByTestId('materials-type').getByText('Audio').click();
+  await expect(tableRows.filter({ hasText: image })).toHaveCount(0);
+  await expect(tableRows.filter({ hasText: bell }).getByTestId('material-type-icon')).toBeVisible();
+  await snapshot(page, 'materials-tab-audio-en-US');
+
+  // All types, searched by name.
+  await tab.getByTestId('materials-type').getByText('All').click();
+  await tab.getByTestId('list-search').fill(`hall map ${run}`);
+  await tab.getByTestId('list-search-button').click();
+  await expect(tableRows).toHaveCount(1);
+  await expect(tableRows.first()).toContainText('Image');
+  await snapshot(page, 'materials-tab-search-en-US');
+
+  const row = tableRows.filter({ hasText: image });
+  await row.getByTestId('material-delete').click();
+  await expect(page.locator('.ant-modal-confirm')).toContainText(`Delete the material ${image}?`);
+  await snapshot(page, 'materials-delete-confirm-en-US');
+  await answerConfirm(page, 'Cancel');
+  await expect(row).toHaveCount(1);
+  await row.getByTestId('material-delete').click();
+  await page.locator('.ant-modal-confirm').getByRole('button', { name: 'OK' }).click();
+  await expect(page.locator('.ant-message')).toContainText('Material deleted');
+  await expect(row).toHaveCount(0);
+  const left = (await apiCall(page, url, materials.listMaterials, { fileType: 1 })).listObject;
+  expect(left.map((m) => m.fileName)).not.toContain(image);
+
+  await switchLanguage(page, 'zh-CN');
+  await tab.getByTestId('list-refresh').click();
+  await expect(page.getByTestId('tab-materials')).toHaveText('素材');
+  await expect(tab.locator('.ant-table-thead')).toContainText('上传时间');
+  await expect(tableRows.first()).toBeVisible();
+  await snapshotQuiet(page, 'materials-tab-zh-CN');
+  await tableRows.first().getByTestId('material-delete').click();
+  await expect(page.locator('.ant-modal-confirm')).toContainText('确定删除素材');
+  await snapshotQuiet(page, 'materials-delete-confirm-zh-CN');
+  await answerConfirm(page, '取 消');
 });

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { accounts, device, programs } from '@panelfleet/contract';
+import { accounts, device, materials, programs } from '@panelfleet/contract';
 import { switchLanguage } from '../support/antd.js';
 import { apiCall } from '../support/api.js';
 import { gradientPng } from '../support/png.js';
@@ -129,6 +129,8 @@ test('create, submit, pass, refuse, edit, resubmit, pass both levels and preview
     buffer: webm,
   });
   await expect(creator.getByTestId('program-item-1')).toContainText(`clip-${run}.webm`);
+  // Uploaded resumably (tus), then a poster frame made by ffmpeg on the server shows in the picker.
+  await expect(creator.getByTestId('program-item-1').getByTestId('program-material-thumbnail')).toBeVisible();
   await creator.getByTestId('program-add-web').click();
   await creator.getByTestId('program-item-2').getByTestId('program-item-url').fill('about:blank');
   await creator.getByTestId('program-editor-ok').click();
@@ -223,6 +225,8 @@ test('create, submit, pass, refuse, edit, resubmit, pass both levels and preview
     .listObject[0]!;
   expect(listed.items.map((item) => item.type)).toEqual(['image', 'video', 'web']);
   expect(listed.media.find((m) => m.fileType === 3)?.format).toBe('webm');
+  const videos = (await apiCall(creator, url, materials.listMaterials, { fileType: 3 })).listObject;
+  expect(videos.find((m) => m.fileName === `clip-${run}.webm`)?.hasThumbnail).toBe(true);
 
   // Publish to the two panels of a label of the demo fleet; each panel fetches, verifies and plays.
   const label = `Lobby screens ${run}`;
@@ -355,4 +359,94 @@ test('every program dialog in the other language', async ({ browser }) => {
   await english.getByTestId('program-editor-ok').click();
   await expect(english.getByTestId('program-editor')).toContainText('Please enter the program name');
   await snapshotQuiet(english, 'program-editor-empty-en-US');
+});
+
+test('a program’s end and stopping a publish task in the publish-task dialog', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const creator = await userPage(browser, `pc${run}`, 'zh-CN');
+  const level1 = await userPage(browser, `pa${run}`, 'en-US');
+  const level2 = await userPage(browser, `pb${run}`, 'en-US');
+  const image = (
+    await apiCall(creator, url, programs.listPrograms, { start: 1, size: 10, name: NAME })
+  ).listObject[0]!.media.find((m) => m.fileType === 1)!;
+  const panels = (await apiCall(creator, url, device.listDevices, { start: 1, size: 50 })).listObject;
+  const idOf = (key: string) => String(panels.find((d) => d.deviceKey === key)!.deviceId);
+  /** A program that passed both levels (set up through the API), published to the panels named. */
+  async function publishedProgram(name: string, playTime: number, keys: string[]) {
+    const { programId } = (
+      await apiCall(creator, url, programs.insertProgram, {
+        name,
+        playTime: String(playTime),
+        content: JSON.stringify([{ type: 'image', materialId: image.materialId, duration: 2 }]),
+      })
+    ).dataObject;
+    for (const [page, reason] of [
+      [creator, 'submit'],
+      [level1, 'pass 1'],
+      [level2, 'pass 2'],
+    ] as const)
+      await apiCall(page, url, programs.approvalProcess, { programId, status: '1', reason });
+    await apiCall(creator, url, programs.publishProgram, {
+      programId,
+      deviceIds: keys.map(idOf).join(','),
+    });
+    await creator.getByTestId('list-refresh').click();
+    return creator.locator('.ant-table-row').filter({ hasText: name });
+  }
+  const tasks = creator.getByTestId('publish-tasks-modal');
+  const stateOf = (key: string) =>
+    tasks.locator(`[data-testid="publish-target-state"][data-device-key="${key}"]`);
+  const confirmBox = creator.locator('.ant-modal-confirm');
+
+  // A program that plays on: stop one panel (asked first; cancelling the question changes nothing).
+  const long = await publishedProgram(`Stop ${run}`, 3600, ['E2E-00005', 'E2E-00006']);
+  await long.getByTestId('program-tasks').click();
+  for (const key of ['E2E-00005', 'E2E-00006'])
+    await expect(stateOf(key)).toHaveAttribute('data-state', 'playing', { timeout: 30_000 });
+  await tasks.locator('[data-testid="publish-target-cancel"][data-cancel-key="E2E-00005"]').click();
+  await expect(confirmBox).toContainText('确定停止 E2E-00005 上的节目吗？');
+  await confirmBox.getByRole('button', { name: '取 消' }).click();
+  await expect(stateOf('E2E-00005')).toHaveAttribute('data-state', 'playing');
+  await tasks.locator('[data-testid="publish-target-cancel"][data-cancel-key="E2E-00005"]').click();
+  await snapshot(creator, 'program-publish-stop-device-zh-CN');
+  await confirmBox.getByRole('button', { name: '确 定' }).click();
+  await expect(creator.locator('.ant-message')).toContainText('已停止该设备的发布');
+  await expect(stateOf('E2E-00005')).toHaveAttribute('data-state', 'cancelled');
+  await expect(stateOf('E2E-00005')).toContainText('已取消');
+  await expect(stateOf('E2E-00006')).toHaveAttribute('data-state', 'playing');
+  await expect(
+    tasks.locator('[data-testid="publish-target-cancel"][data-cancel-key="E2E-00005"]'),
+  ).toHaveCount(0);
+  await snapshotQuiet(creator, 'program-publish-stopped-device-zh-CN');
+  await creator.locator('.ant-modal-close:visible').click();
+
+  // The whole task, in English.
+  await switchLanguage(creator, 'en-US');
+  await long.getByTestId('program-tasks').click();
+  await tasks.getByTestId('publish-task-cancel').click();
+  await expect(confirmBox).toContainText('Stop the publishing of');
+  await snapshot(creator, 'program-publish-stop-task-en-US');
+  await confirmBox.getByRole('button', { name: 'OK' }).click();
+  await expect(creator.locator('.ant-message')).toContainText('Publishing stopped on 1 panels');
+  await expect(stateOf('E2E-00006')).toHaveAttribute('data-state', 'cancelled');
+  await expect(tasks.getByTestId('publish-task-summary')).toContainText('Cancelled: 2');
+  await expect(tasks.getByTestId('publish-task-cancel')).toHaveCount(0);
+  await expect(tasks.getByTestId('publish-target-cancel')).toHaveCount(0);
+  await snapshotQuiet(creator, 'program-publish-stopped-task-en-US');
+  await creator.locator('.ant-modal-close:visible').click();
+
+  // A program of 3 seconds: the panel plays it, then reports it finished.
+  const short = await publishedProgram(`Short ${run}`, 3, ['E2E-00005']);
+  await short.getByTestId('program-tasks').click();
+  await expect(stateOf('E2E-00005')).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  await expect(stateOf('E2E-00005')).toContainText('Finished');
+  await expect(tasks.getByTestId('publish-task-summary')).toContainText('Finished: 1');
+  await expect(tasks.getByTestId('publish-task-cancel')).toHaveCount(0);
+  await snapshotQuiet(creator, 'program-publish-finished-en-US');
+  await creator.locator('.ant-modal-close:visible').click();
+  await switchLanguage(creator, 'zh-CN');
+  await short.getByTestId('program-tasks').click();
+  await expect(stateOf('E2E-00005')).toContainText('播放结束');
+  await expect(tasks.getByTestId('publish-task-summary')).toContainText('播放结束: 1');
+  await snapshotQuiet(creator, 'program-publish-finished-zh-CN');
 });

@@ -1,3 +1,4 @@
+import { materials as materialsContract } from '@panelfleet/contract';
 import {
   InProcessEventBus,
   taskProgressPublisher,
@@ -541,7 +542,11 @@ export async function compose({
   const logError = (err: unknown, message: string) => log.error({ err }, message);
   const uploads = new UploadService({
     dataDir: config.dataDir,
-    limits: { firmware: config.uploadMaxFirmwareBytes, apk: config.uploadMaxApkBytes },
+    limits: {
+      firmware: config.uploadMaxFirmwareBytes,
+      apk: config.uploadMaxApkBytes,
+      video: materialsContract.VIDEO_MAX_BYTES,
+    },
     repository: new UploadRepository(kysely),
     claims: new UploadClaims(kysely),
     clock,
@@ -726,7 +731,11 @@ export async function compose({
   );
 
   // ---- reports, operation and abnormal logs ----
-  reportRoutes(router, new ReportService(new ReportRepository(kysely, db.dialect), clock), clock);
+  reportRoutes(
+    router,
+    new ReportService(new ReportRepository(kysely, db.dialect, db.longReads), clock),
+    clock,
+  );
   logRoutes(
     router,
     new LogService({ repository: new LogRepository(kysely), clock, log: operations }),
@@ -853,8 +862,10 @@ export async function compose({
     clock,
     folder: path.join(downloads.root, 'materials'),
     inUse: (orgId, materialId) => programRecords.materialInUse(orgId, materialId),
+    poster: { ffmpegPath: config.ffmpegPath, timeoutMs: 15_000 },
+    logWarn: (message) => log.warn(message),
   });
-  materialRoutes(router, materials);
+  materialRoutes(router, materials, uploads);
   const programService = new ProgramService({
     repository: programRecords,
     materials,
@@ -874,6 +885,7 @@ export async function compose({
       playable: (orgId, id) => materials.playable(orgId, id),
       register: (file) => downloads.register(file),
       rollouts: { createTask: (task, waves) => rollouts.createTask(task, waves), wake: () => engine.wake() },
+      engine,
       log: operations,
       clock,
     }),

@@ -61,6 +61,8 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(4 * 1024 ** 3),
+  /** The ffmpeg that makes video poster frames; without one, videos show their type icon. */
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   /** Largest APK upload in bytes (default 1 GiB). */
   UPLOAD_MAX_APK_BYTES: z.coerce
     .number()
@@ -86,6 +88,8 @@ const envSchema = z.object({
   HISTORY_HOURLY_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   /** Dashboard history: daily rows kept this many days. */
   HISTORY_DAYS: z.coerce.number().int().min(7).max(3660).default(400),
+  /** V8's old-generation growth past the last full collection, in percent (0: V8's own, up to 4x). */
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(20),
   /** How often the history job samples every company (the dashboards' gauges and offline days). */
   HISTORY_SAMPLE_MS: z.coerce
     .number()
@@ -127,8 +131,10 @@ export interface Config {
   mqtt: MqttConfig;
   uploadMaxFirmwareBytes: number;
   uploadMaxApkBytes: number;
+  ffmpegPath: string;
   firmwareSigningKey?: string;
   rollout: { maxDownloads: number; jitterMs: number; lateWindowMs: number };
+  heapGrowingPercent: number;
 }
 
 export interface MqttConfig {
@@ -213,12 +219,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     uploadMaxFirmwareBytes: e.UPLOAD_MAX_FIRMWARE_BYTES,
     uploadMaxApkBytes: e.UPLOAD_MAX_APK_BYTES,
+    ffmpegPath: e.FFMPEG_PATH,
     firmwareSigningKey: e.FIRMWARE_SIGNING_KEY,
     rollout: {
       maxDownloads: e.ROLLOUT_MAX_DOWNLOADS,
       jitterMs: e.ROLLOUT_JITTER_MS,
       lateWindowMs: e.ROLLOUT_LATE_WINDOW_MS,
     },
+    heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     mqtt: {
       port: e.MQTT_TCP ? e.MQTT_PORT : null,
       webSocket: e.MQTT_WS,

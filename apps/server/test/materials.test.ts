@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { materials } from '@panelfleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccounts } from '../src/dev/seed-accounts.js';
@@ -210,5 +211,58 @@ describe.each(backends)('audio materials on %s', (backend) => {
     expect((await manager.get('/material/listMaterial?fileType=2')).body.hhtStatus).toBe('fail');
     expect((await upload(manager, 'x.wav', wavTone(0.1))).body.hhtStatus).toBe('fail');
     expect((await list(operator)).map((m) => m.materialId)).toContain(mine.materialId);
+  });
+
+  it('pages the materials tab on the server: by type and name, newest first, inside the company', async () => {
+    const png = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 40, b: 40 } },
+    })
+      .png()
+      .toBuffer();
+    const made: number[] = [];
+    for (const name of ['Tab-Lesson-1.png', 'tab-lesson-2.png', 'Tab-Break_%.png'])
+      made.push(
+        materials.insertMaterial.reply.parse((await upload(operator, name, png, { fileType: '1' })).body)
+          .dataObject.materialId,
+      );
+    const audio = materials.insertMaterial.reply.parse(
+      (await upload(operator, 'tab-bell.wav', wavTone(0.1))).body,
+    ).dataObject.materialId;
+    await upload(otherCustomer, 'tab-lesson-theirs.wav', wavTone(0.1));
+    const page = async (client: TestClient, query: string) =>
+      materials.pageMaterials.reply.parse((await client.get(`/material/pageMaterial?${query}`)).body);
+
+    // All types, named "tab-": newest first, two a page, the total over the pages.
+    const first = await page(operator, 'fileName=TAB-&size=2&start=1');
+    expect(first.totalRecords).toBe(4);
+    expect(first.listObject.map((m) => m.materialId)).toEqual([audio, made[2]]);
+    const second = await page(operator, 'fileName=TAB-&size=2&start=2');
+    expect(second.listObject.map((m) => m.materialId)).toEqual([made[1], made[0]]);
+    // Images only, with their thumbnails; a name search takes % literally.
+    const images = await page(operator, 'fileType=1&fileName=tab-&size=10');
+    expect(images.listObject.map((m) => [m.fileName, m.hasThumbnail])).toEqual([
+      ['Tab-Break_%.png', true],
+      ['tab-lesson-2.png', true],
+      ['Tab-Lesson-1.png', true],
+    ]);
+    expect((await page(operator, 'fileName=_%25&size=10')).listObject.map((m) => m.materialId)).toEqual([
+      made[2],
+    ]);
+    // The other company sees only its own.
+    expect((await page(otherCustomer, 'fileName=tab-&size=10')).listObject.map((m) => m.fileName)).toEqual([
+      'tab-lesson-theirs.wav',
+    ]);
+    // Bad filters are refused in the caller's language; a manager is not a device operator.
+    expect((await operator.get('/material/pageMaterial?fileType=7')).body).toMatchObject({
+      hhtStatus: 'fail',
+      hhtMsg: 'The file type must be 1 (image), 2 (audio) or 3 (video)',
+    });
+    const zh = await signedIn(server, 'operator1', 'operator123', 'zh-CN');
+    expect((await zh.get(`/material/pageMaterial?fileName=${'x'.repeat(65)}`)).body).toMatchObject({
+      hhtStatus: 'fail',
+      hhtMsg: '名称搜索最多 64 个字符',
+    });
+    const manager = await signedIn(server, 'manager1', 'manager123');
+    expect((await manager.get('/material/pageMaterial')).body.hhtStatus).toBe('fail');
   });
 });

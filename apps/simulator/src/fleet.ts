@@ -22,6 +22,8 @@ export interface FleetOptions {
   otaCorruptRate?: number;
   /** How long an OTA install keeps a panel offline. */
   installMs?: number;
+  /** How long one second of a program's play time lasts (default 1000; tests shorten it). */
+  playSecondMs?: number;
   /** Minutes east of UTC the panels report. */
   utcOffset?: number;
   /** Panels connecting at once. */
@@ -65,6 +67,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       otaFailRate: options.otaFailRate ?? 0,
       otaCorruptRate: options.otaCorruptRate ?? 0,
       installMs: options.installMs ?? 0,
+      ...(options.playSecondMs !== undefined ? { playSecondMs: options.playSecondMs } : {}),
       ...(options.utcOffset !== undefined ? { utcOffset: options.utcOffset } : {}),
       ...(options.placeOf?.(i + 1) ? { place: options.placeOf(i + 1)! } : {}),
       sendMagicPacket: (packet) => lan.send(packet),

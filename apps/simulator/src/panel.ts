@@ -28,6 +28,11 @@ export interface PanelOptions {
   otaCorruptRate?: number;
   /** How long an OTA install keeps the panel offline before it is back with the new version. */
   installMs?: number;
+  /**
+   * How long one second of a program's play time lasts on this panel (default 1000): tests shorten
+   * it so that a program's `finished` comes without waiting its whole play time.
+   */
+  playSecondMs?: number;
   /** Minutes east of UTC the panel reports (policies' time-zone windows). */
   utcOffset?: number;
   /** Where the panel is: a position it reports, or only a public address (no position reported). */
@@ -63,7 +68,7 @@ export class SimulatedPanel {
   /** The platform certificate it trusts (protocol 5.8), kept across reboots; its fingerprint is reported. */
   certificate: device.CertificateValue | undefined;
   private credentials: device.EnrollmentReply | undefined;
-  /** OTA and APK downloads in progress by command id (OTA_CANCEL and APK_CANCEL stop them). */
+  /** OTA, APK and program downloads in progress by command id (OTA_CANCEL, APK_CANCEL and PROGRAM_STOP stop them). */
   private readonly downloads = new Map<string, AbortController>();
   /** Test hook: the next OTA download arrives corrupted. */
   corruptNextOta = false;
@@ -76,9 +81,17 @@ export class SimulatedPanel {
   /** Installs completed. */
   otaInstalls = 0;
   /** The program this panel plays (protocol 6.5), with the files it fetched and verified. */
-  playing: { programId: number; revision: number; name: string; items: number; since: number } | undefined;
+  playing:
+    | { commandId: string; programId: number; revision: number; name: string; items: number; since: number }
+    | undefined;
   /** Every program this panel could not play, with the reason it acknowledged. */
   readonly programFailures: Array<{ id: string; detail: string }> = [];
+  /** PROGRAM command ids whose play time ran out (acknowledged `finished`), in order. */
+  readonly finishedPrograms: string[] = [];
+  /** PROGRAM command ids a PROGRAM_STOP ended while ready or playing. */
+  readonly stoppedPrograms: string[] = [];
+  /** When the program on screen ends (its play time). */
+  private playTimer: NodeJS.Timeout | undefined;
   private client: MqttClient | undefined;
   private telemetry: NodeJS.Timeout | undefined;
   private usageSince: number;
@@ -255,6 +268,7 @@ export class SimulatedPanel {
   async stop() {
     this.stopped = true;
     if (this.scheduler) clearInterval(this.scheduler);
+    if (this.playTimer) clearTimeout(this.playTimer);
     await this.powerOff();
   }
 
@@ -386,6 +400,16 @@ export class SimulatedPanel {
         this.certificate = value;
         this.settings = { ...this.settings, certificateSha256: sha256 };
         await this.publish('settings', this.settings);
+        break;
+      }
+      case 'PROGRAM_STOP': {
+        const target = (cmd.value as { id: string }).id;
+        const running = this.downloads.get(target);
+        if (running) running.abort();
+        else if (this.playing?.commandId === target) {
+          this.stopPlaying();
+          this.stoppedPrograms.push(target);
+        } else return this.ack({ v: 1, id: cmd.id, result: 'failed', detail: 'notRunning' });
         break;
       }
       case 'OTA_CANCEL':
@@ -573,6 +597,8 @@ export class SimulatedPanel {
   /**
    * A published program (protocol section 6.5): fetch every media file with resume, verify each
    * SHA-256, report the share fetched, then play: `installing` (ready) and `succeeded` (playing).
+   * PROGRAM_STOP stops the download (`failed` with `cancelled`) or the playing; when the play time
+   * is over the panel acknowledges the command again with `finished`.
    */
   private async playProgram(id: string, program: device.ProgramValue) {
     const fail = async (detail: string) => {
@@ -583,47 +609,83 @@ export class SimulatedPanel {
     const total = media.reduce((sum, item) => sum + item.size, 0);
     await this.ack({ v: 1, id, result: 'received', phase: 'downloading', progress: 0 });
     const creds = this.credentials!;
-    let done = 0;
-    let reportedAt = this.now();
-    for (const item of media) {
-      const result = await downloadVerified({
-        url: item.url,
-        size: item.size,
-        sha256: item.sha256,
-        username: creds.username,
-        password: creds.password,
-        progress: (received) => {
-          if (this.now() - reportedAt < (this.options.progressMs ?? 5000)) return;
-          reportedAt = this.now();
-          const progress = Math.floor(((done + received) * 100) / Math.max(total, 1));
-          void this.ack({ v: 1, id, result: 'received', phase: 'downloading', progress }).catch(
-            (err: unknown) => this.options.log(`${this.serial}: progress: ${String(err)}`),
-          );
-        },
-      });
-      if (!result.ok) {
-        this.options.log(`${this.serial}: program ${program.name} failed: ${result.reason}`);
-        return fail(result.detail);
+    const abort = new AbortController();
+    this.downloads.set(id, abort);
+    try {
+      let done = 0;
+      let reportedAt = this.now();
+      for (const item of media) {
+        const result = await downloadVerified({
+          url: item.url,
+          size: item.size,
+          sha256: item.sha256,
+          username: creds.username,
+          password: creds.password,
+          signal: abort.signal,
+          progress: (received) => {
+            if (this.now() - reportedAt < (this.options.progressMs ?? 5000)) return;
+            reportedAt = this.now();
+            const progress = Math.floor(((done + received) * 100) / Math.max(total, 1));
+            void this.ack({ v: 1, id, result: 'received', phase: 'downloading', progress }).catch(
+              (err: unknown) => this.options.log(`${this.serial}: progress: ${String(err)}`),
+            );
+          },
+        });
+        if (!result.ok) {
+          this.options.log(`${this.serial}: program ${program.name} failed: ${result.reason}`);
+          return await fail(result.detail);
+        }
+        done += item.size;
+        await this.ack({
+          v: 1,
+          id,
+          result: 'received',
+          phase: 'downloading',
+          progress: Math.floor((done * 100) / Math.max(total, 1)),
+        });
       }
-      done += item.size;
-      await this.ack({
-        v: 1,
-        id,
-        result: 'received',
-        phase: 'downloading',
-        progress: Math.floor((done * 100) / Math.max(total, 1)),
-      });
+      if (abort.signal.aborted) return await fail('cancelled');
+      await this.ack({ v: 1, id, result: 'received', phase: 'verifying' });
+      await this.ack({ v: 1, id, result: 'received', phase: 'installing' });
+      if (abort.signal.aborted) return await fail('cancelled');
+    } finally {
+      this.downloads.delete(id);
     }
-    await this.ack({ v: 1, id, result: 'received', phase: 'verifying' });
-    await this.ack({ v: 1, id, result: 'received', phase: 'installing' });
+    // Another program on screen ends here: its run is over.
+    const before = this.playing;
+    this.stopPlaying();
+    if (before) {
+      this.finishedPrograms.push(before.commandId);
+      await this.ack({ v: 1, id: before.commandId, result: 'succeeded', detail: 'finished' });
+    }
     this.playing = {
+      commandId: id,
       programId: program.programId,
       revision: program.revision,
       name: program.name,
       items: program.items.length,
       since: this.now(),
     };
+    this.playTimer = setTimeout(
+      () => {
+        if (this.playing?.commandId !== id) return;
+        this.stopPlaying();
+        this.finishedPrograms.push(id);
+        void this.ack({ v: 1, id, result: 'succeeded', detail: 'finished' }).catch((err: unknown) =>
+          this.options.log(`${this.serial}: finished: ${String(err)}`),
+        );
+      },
+      program.playTime * (this.options.playSecondMs ?? 1000),
+    );
+    this.playTimer.unref();
     return this.ack({ v: 1, id, result: 'succeeded', detail: 'playing' });
+  }
+
+  /** Back to what the panel showed before the program. */
+  private stopPlaying() {
+    if (this.playTimer) clearTimeout(this.playTimer);
+    this.playTimer = undefined;
+    this.playing = undefined;
   }
 
   /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { callers } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
+import { pageParams } from '../rules.js';
 
 // The spec does not show the material paths; they are chosen here in its style.
 
@@ -87,6 +88,30 @@ export const listMaterials = defineCall({
   reply: listReply(material),
 });
 
+/** The longest name search of the materials tab. */
+export const MATERIAL_SEARCH_MAX = 64;
+
+export const pageMaterials = defineCall({
+  method: 'GET',
+  path: '/material/pageMaterial',
+  summary:
+    "One page of the company's materials (the materials tab), newest first: of one file type or all (0), names containing `fileName`",
+  tag,
+  access: callers.deviceOperators,
+  params: pageParams.extend({
+    fileType: z.coerce
+      .number()
+      .pipe(
+        z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], {
+          error: 'material.fileTypeInvalid',
+        }),
+      )
+      .default(0),
+    fileName: z.string().trim().max(MATERIAL_SEARCH_MAX, { error: 'material.searchTooLong' }).optional(),
+  }),
+  reply: listReply(material),
+});
+
 export const insertMaterial = defineCall({
   method: 'POST',
   path: '/material/insertMaterial',
@@ -95,6 +120,22 @@ export const insertMaterial = defineCall({
   tag,
   access: callers.deviceOperators,
   params: z.object({}),
+  reply: itemReply(material),
+});
+
+export const insertVideo = defineCall({
+  method: 'POST',
+  path: '/material/insertVideo',
+  summary:
+    'A video material from a finished resumable upload (kind video, /upload/tus): checked by content like insertMaterial, then stored; an unfinished upload is refused and never listed',
+  tag,
+  access: callers.deviceOperators,
+  params: z.object({
+    uploadId: z
+      .string({ error: 'upload.notFound' })
+      .trim()
+      .regex(/^[0-9a-f]{32}$/, { error: 'upload.notFound' }),
+  }),
   reply: itemReply(material),
 });
 
@@ -127,7 +168,8 @@ export const materialFile = defineCall({
 export const materialThumbnail = defineCall({
   method: 'GET',
   path: '/material/thumbnail',
-  summary: "An image material's thumbnail (WebP, at most 320 px wide)",
+  summary:
+    "An image material's thumbnail, or a video's poster frame when one was made (WebP, at most 320 px wide)",
   tag,
   access: callers.deviceOperators,
   params: z.object({ materialId }),

@@ -260,6 +260,8 @@ export const PUBLISH_STATES = {
   verifying: 'verifying',
   installing: 'ready',
   succeeded: 'playing',
+  /** Not a target state: a succeeded row whose panel reported `finished` (its play time is over). */
+  finished: 'finished',
   failed: 'failed',
   cancelled: 'cancelled',
   skipped: 'skipped',
@@ -316,6 +318,7 @@ export const publishTarget = z.object({
     'verifying',
     'ready',
     'playing',
+    'finished',
     'failed',
     'cancelled',
     'skipped',
@@ -336,6 +339,28 @@ export const listPublishTargets = defineCall({
   access: readers,
   params: pageParams.extend({ taskId: id('program.taskNotFound') }),
   reply: listReply(publishTarget),
+});
+
+export const cancelPublishTask = defineCall({
+  method: 'POST',
+  path: '/program/cancelTask',
+  summary:
+    'Cancel a publish task (role 0): every panel not yet finished stops: a download in progress stops, a ready or playing panel stops playing (PROGRAM_STOP)',
+  tag,
+  access: publishers,
+  params: z.object({ taskId: id('program.taskNotFound') }),
+  reply: itemReply(z.object({ cancelled: z.number().int() })),
+});
+
+export const cancelPublishDevice = defineCall({
+  method: 'POST',
+  path: '/program/cancelTaskDevice',
+  summary:
+    'Cancel one panel of a publish task (role 0): it stops downloading or playing; refused once it finished, failed or was cancelled',
+  tag,
+  access: publishers,
+  params: z.object({ taskId: id('program.taskNotFound'), deviceId: id('device.notFound') }),
+  reply: emptyReply,
 });
 
 export const importZip = defineCall({

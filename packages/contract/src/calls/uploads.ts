@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { users } from '../access.js';
+import type { UserType } from '../menus.js';
 import { itemReply } from '../envelope.js';
 
 /**
@@ -17,11 +18,21 @@ import { itemReply } from '../envelope.js';
 
 const tag = 'uploads';
 
-export const UPLOAD_KINDS = ['firmware', 'apk'] as const;
+export const UPLOAD_KINDS = ['firmware', 'apk', 'video'] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
-/** Who may upload: whoever manages OTA files (and, later, APKs and programs). */
-export const uploaders = users(['0', '1', '3', '4'], { deployment: 'any' });
+/**
+ * Who may start an upload of each kind: firmware and APKs whoever manages OTA files and APKs;
+ * videos (program materials, /material/insertVideo) a company account or its console users.
+ */
+export const UPLOAD_KIND_USER_TYPES: Record<UploadKind, readonly UserType[]> = {
+  firmware: ['0', '1', '3', '4'],
+  apk: ['0', '1', '3', '4'],
+  video: ['2', '4'],
+};
+
+/** Who may upload: anyone who may upload some kind; the kind's own list is checked at creation. */
+export const uploaders = users(['0', '1', '2', '3', '4'], { deployment: 'any' });
 
 /** The tus endpoint; tus-js-client's `endpoint`. */
 export const TUS_PATH = '/upload/tus';
@@ -109,9 +120,10 @@ export const getUpload = defineCall({
 export const uploadLimits = defineCall({
   method: 'GET',
   path: '/upload/limits',
-  summary: 'The largest upload of each kind, in bytes (UPLOAD_MAX_FIRMWARE_BYTES, UPLOAD_MAX_APK_BYTES)',
+  summary:
+    'The largest upload of each kind, in bytes (UPLOAD_MAX_FIRMWARE_BYTES, UPLOAD_MAX_APK_BYTES; a video material at most 200 MB)',
   tag,
   access: uploaders,
   params: z.object({}),
-  reply: itemReply(z.object({ firmware: z.number().int(), apk: z.number().int() })),
+  reply: itemReply(z.object({ firmware: z.number().int(), apk: z.number().int(), video: z.number().int() })),
 });

@@ -32,6 +32,8 @@ export const ORDERS = {
   apkCancel: 'APK_CANCEL',
   /** Download a published program's media (signed URLs), verify each SHA-256, play the playlist. Sent by the server only. */
   program: 'PROGRAM',
+  /** Stop a program: its download if still running, or its playing (the operator cancelled the panel in its publish task). */
+  programStop: 'PROGRAM_STOP',
 } as const;
 export type Order = (typeof ORDERS)[keyof typeof ORDERS];
 export const ORDER_CODES = Object.values(ORDERS) as [Order, ...Order[]];
@@ -198,6 +200,9 @@ export const otaCancelValue = z.object({ id: z.string().uuid() });
 /** Stop the APK command `id` if its download is still running (a verifying or installing panel finishes). */
 export const apkCancelValue = otaCancelValue;
 
+/** Stop the PROGRAM command `id`: its download if still running, or its playing (the panel returns to what it showed before). */
+export const programStopValue = otaCancelValue;
+
 /**
  * Orders only the server composes (a relay's Wake-on-LAN, an OTA with its signed URL, a
  * notification checked by /sendMessage/insert with its signed audio URL): refused as raw commands.
@@ -211,6 +216,7 @@ export const SERVER_ONLY_ORDERS: readonly Order[] = [
   'APK',
   'APK_CANCEL',
   'PROGRAM',
+  'PROGRAM_STOP',
 ];
 
 /** Longest certificate bundle (PEM text) a panel is sent: a leaf and a few intermediates fit easily. */
@@ -252,6 +258,7 @@ export const orderValueSchemas = {
   APK: apkInstallValue,
   APK_CANCEL: apkCancelValue,
   PROGRAM: programValue,
+  PROGRAM_STOP: programStopValue,
 } satisfies Record<Order, z.ZodType>;
 
 export type OrderValue<O extends Order> = z.infer<(typeof orderValueSchemas)[O]>;

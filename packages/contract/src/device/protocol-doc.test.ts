@@ -227,6 +227,7 @@ const DESCRIBED: Array<[string, z.ZodType, string]> = [
   ['UNINSTALL value', orderValueSchemas.UNINSTALL, '5.6 '],
   ['OTA_CANCEL value', otaCancelValue, '5.6 '],
   ['APK_CANCEL value', orderValueSchemas.APK_CANCEL, '5.6 '],
+  ['PROGRAM_STOP value', orderValueSchemas.PROGRAM_STOP, '5.6 '],
   // Its `state` holds fields of the state report (5.1), which are checked there.
   ['acknowledgement', commandAck.omit({ state: true }), '5.7 '],
   ['CERTIFICATE value', certificateValue, '5.8 '],

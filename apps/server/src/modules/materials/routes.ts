@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import { materials, translate } from '@panelfleet/contract';
+import { pageOffset } from '../../http/access.js';
 import { Refusal } from '../../refusal.js';
 import type { Router } from '../../http/router.js';
 import { parseRange } from '../downloads/range.js';
 import { mediaTypeOf } from './media-type.js';
 import type { MaterialService } from './service.js';
+import type { UploadService } from '../uploads/service.js';
 
 /** Room for the multipart framing and the small fields around a file of the maximum size. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -13,11 +15,31 @@ const drain = async (stream: AsyncIterable<unknown>) => {
   for await (const chunk of stream) void chunk;
 };
 
-export function materialRoutes(router: Router, service: MaterialService) {
+export function materialRoutes(
+  router: Router,
+  service: MaterialService,
+  uploads: Pick<UploadService, 'claim'>,
+) {
+  router.add(materials.insertVideo, async ({ session, params, ip, language }) => ({
+    hhtStatus: 'success',
+    hhtMsg: translate(language, 'material.mediaUploaded'),
+    dataObject: await service.videoFromUpload(session.user, ip, uploads, params.uploadId),
+  }));
+
   router.add(materials.listMaterials, async ({ session, params }) => {
     const orgId = session.user.orgId;
     const list = await service.list(orgId, params.fileType);
     return { hhtStatus: 'success', listObject: list, totalRecords: list.length };
+  });
+
+  router.add(materials.pageMaterials, async ({ session, params }) => {
+    const { rows, total } = await service.page(
+      session.user.orgId,
+      { fileType: params.fileType || undefined, fileName: params.fileName || undefined },
+      pageOffset(params.start, params.size),
+      params.size,
+    );
+    return { hhtStatus: 'success', listObject: rows, totalRecords: total };
   });
 
   router.add(materials.insertMaterial, async ({ request, session, ip, language }) => {

@@ -10,6 +10,8 @@ import type { OperationLog } from '../operation-log/repository.js';
 import type { MaterialRecord, MaterialRepository } from './repository.js';
 import { DETECTORS, mediaTypeOf } from './media-type.js';
 import { receiveMedia, type IncomingFile } from './receive-media.js';
+import { extractPosterFrame, type PosterSettings } from './poster.js';
+import type { UploadService } from '../uploads/service.js';
 
 const STORED_NAME = /^[a-f0-9]{32}\.[a-z0-9]{2,4}$/;
 /** Thumbnails of images: WebP, this wide at most. */
@@ -27,12 +29,13 @@ export function displayName(raw: string): string {
   return `${base.slice(0, MAX_NAME_LENGTH - extension.length - 1)}.${extension}`;
 }
 
-export const toMaterial = (row: MaterialRecord): materials.Material => ({
+/** A material as the console sees it; `poster`: a video's poster frame exists. */
+export const toMaterial = (row: MaterialRecord, poster = false): materials.Material => ({
   materialId: row.id,
   fileName: row.file_name,
   fileType: row.file_type,
   format: row.format as materials.MediaFormat,
-  hasThumbnail: row.file_type === materials.MATERIAL_FILE_TYPES.image,
+  hasThumbnail: row.file_type === materials.MATERIAL_FILE_TYPES.image || poster,
   fileSize: row.file_size,
   sha256: row.sha256,
   createTime: row.created_at,
@@ -46,7 +49,9 @@ export interface StoredFile {
 /**
  * Materials of a customer (audio for notifications; images and videos for programs): checked by
  * name and by content before anything is kept, stored under a generated name in
- * DATA_DIR/files/materials with their SHA-256; images are decoded once and get a WebP thumbnail.
+ * DATA_DIR/files/materials with their SHA-256; images are decoded once and get a WebP thumbnail;
+ * videos get a WebP poster frame made by ffmpeg when it can (otherwise the console shows the
+ * video type icon, and the reason is logged).
  */
 export class MaterialService {
   readonly folder: string;
@@ -60,6 +65,10 @@ export class MaterialService {
       folder: string;
       /** Whether a program plays the material (wired by the composition root; programs sit above materials). */
       inUse?: (orgId: number, materialId: number) => Promise<boolean>;
+      /** How video poster frames are made (ffmpeg); none are made without it. */
+      poster?: PosterSettings;
+      /** A poster frame that could not be made (the video is kept, shown with its type icon). */
+      logWarn?: (message: string) => void;
     },
   ) {
     this.folder = deps.folder;
@@ -67,7 +76,40 @@ export class MaterialService {
   }
 
   async list(orgId: number, fileType: number) {
-    return (await this.deps.repository.list(orgId, fileType)).map(toMaterial);
+    return (await this.deps.repository.list(orgId, fileType)).map((row) => this.toMaterial(row));
+  }
+
+  /** One page of the materials tab. */
+  async page(orgId: number, filter: { fileType?: number; fileName?: string }, offset: number, limit: number) {
+    const { rows, total } = await this.deps.repository.page(orgId, filter, offset, limit);
+    return { rows: rows.map((row) => this.toMaterial(row)), total };
+  }
+
+  private toMaterial(row: MaterialRecord) {
+    const video = row.file_type === materials.MATERIAL_FILE_TYPES.video;
+    return toMaterial(row, video && fs.existsSync(this.thumbPath(row.stored_name)));
+  }
+
+  /** A video's poster frame as a WebP thumbnail; false (logged) when none could be made. */
+  private async makePoster(source: string, target: string, name: string): Promise<boolean> {
+    const settings = this.deps.poster;
+    if (!settings) return false;
+    const frame = await extractPosterFrame(source, settings);
+    if (!frame.ok) {
+      this.deps.logWarn?.(`no poster frame for video ${name}: ${frame.reason}`);
+      return false;
+    }
+    try {
+      await sharp(frame.png, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+        .resize({ width: THUMB_WIDTH, withoutEnlargement: true })
+        .webp({ quality: 75 })
+        .toFile(target);
+      return true;
+    } catch (error) {
+      await fs.promises.rm(target, { force: true });
+      this.deps.logWarn?.(`no poster frame for video ${name}: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   /** Refuses a wrong name before reading a byte; the content decides the rest. */
@@ -86,6 +128,7 @@ export class MaterialService {
     const thumb = this.thumbPath(storedName);
     try {
       if (kind === 'image') await this.makeThumbnail(received.tempPath, thumb);
+      if (kind === 'video') await this.makePoster(received.tempPath, thumb, name);
       await fs.promises.rename(received.tempPath, path.join(this.folder, storedName));
       const row = await this.deps.repository.insert({
         org_id: caller.orgId,
@@ -104,13 +147,45 @@ export class MaterialService {
         'insertMaterial',
         `uploaded ${KIND_WORDS[kind]} ${name} (${received.format}, ${received.size} bytes, sha256 ${received.sha256})`,
       );
-      return toMaterial(row);
+      return this.toMaterial(row);
     } catch (error) {
       await fs.promises.rm(received.tempPath, { force: true });
       await fs.promises.rm(path.join(this.folder, storedName), { force: true });
       await fs.promises.rm(thumb, { force: true });
       throw error;
     }
+  }
+
+  /**
+   * A video from a finished resumable upload of the organisation (kind `video`): checked by
+   * content exactly as a direct upload, then stored; the upload's bytes go either way. An upload
+   * still receiving is refused (`upload.incomplete`), so a partial file never becomes a material.
+   */
+  async videoFromUpload(
+    caller: SessionUser,
+    ip: string,
+    uploads: Pick<UploadService, 'claim'>,
+    uploadId: string,
+  ): Promise<materials.Material> {
+    const claimed = await uploads.claim(caller.orgId, uploadId, 'video');
+    let stored: materials.Material;
+    try {
+      stored = await this.upload(
+        caller,
+        ip,
+        claimed.fileName,
+        { stream: fs.createReadStream(claimed.absolute), truncated: () => false },
+        'video',
+      );
+    } catch (error) {
+      // Bytes that are not a video can never become one; anything else may be tried again.
+      if (error instanceof Refusal) await claimed.discard();
+      else await claimed.giveBack();
+      throw error;
+    }
+    await fs.promises.rm(claimed.absolute, { force: true });
+    await claimed.done();
+    return stored;
   }
 
   /**
@@ -172,10 +247,10 @@ export class MaterialService {
     return path.join(this.folder, 'thumbs', `${storedName.split('.')[0]}.webp`);
   }
 
-  /** The thumbnail of an image of the organisation. */
+  /** The thumbnail of an image, or the poster frame of a video, of the organisation. */
   async thumbnailOf(orgId: number, id: number): Promise<string> {
     const record = await this.deps.repository.find(orgId, id);
-    if (!record || record.file_type !== materials.MATERIAL_FILE_TYPES.image)
+    if (!record || record.file_type === materials.MATERIAL_FILE_TYPES.audio)
       throw new Refusal('material.notFound', 'notFound');
     this.pathOf(record);
     const file = this.thumbPath(record.stored_name);
@@ -185,7 +260,7 @@ export class MaterialService {
 
   /** Materials of the organisation by id (a program's check that every one it names is the company's). */
   async findMany(orgId: number, ids: number[]) {
-    return (await this.deps.repository.findMany(orgId, ids)).map(toMaterial);
+    return (await this.deps.repository.findMany(orgId, ids)).map((row) => this.toMaterial(row));
   }
 
   /** Deletes a material that no program plays; returns its kind. */

@@ -10,6 +10,10 @@ import type { Decision, RolloutKind } from '../rollouts/engine.js';
 export class ProgramRolloutKind implements RolloutKind {
   readonly kind = 'program';
   readonly order = 'PROGRAM' as const;
+  /** A cancelled panel stops downloading or playing (protocol 6.5). */
+  readonly cancelOrder = 'PROGRAM_STOP' as const;
+  /** A program plays on after `succeeded` until its play time is over (`finished`). */
+  readonly runsOn = true;
   readonly ttlMs = OTA_TTL_MS;
 
   commandValue(task: TaskRecord) {

@@ -28,7 +28,7 @@ export class PublishRepository {
     return Number(row.n);
   }
 
-  /** The program's latest tasks with their panels counted by state. */
+  /** The program's latest tasks with their panels counted by state (`finished`: a succeeded row whose play time is over). */
   async tasks(orgId: number, programId: number, limit = 20) {
     const tasks = await this.db
       .selectFrom('rollout_tasks')
@@ -42,14 +42,23 @@ export class PublishRepository {
     if (!tasks.length) return [];
     const counts = await this.db
       .selectFrom('rollout_targets')
-      .select(['task_id', 'state', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .select([
+        'task_id',
+        sql<string>`CASE WHEN state = 'succeeded' AND reason = 'finished' THEN 'finished' ELSE state END`.as(
+          'state',
+        ),
+        (eb) => eb.fn.countAll<number | string>().as('n'),
+      ])
       .where('org_id', '=', orgId)
       .where(
         'task_id',
         'in',
         tasks.map((t) => t.id),
       )
-      .groupBy(['task_id', 'state'])
+      .groupBy([
+        'task_id',
+        sql`CASE WHEN state = 'succeeded' AND reason = 'finished' THEN 'finished' ELSE state END`,
+      ])
       .execute();
     return tasks.map((task) => ({
       ...task,
@@ -60,10 +69,38 @@ export class PublishRepository {
   async taskOf(orgId: number, taskId: number) {
     return this.db
       .selectFrom('rollout_tasks')
-      .select(['id'])
+      .selectAll()
       .where('org_id', '=', orgId)
       .where('kind', '=', 'program')
       .where('id', '=', taskId)
+      .executeTakeFirst();
+  }
+
+  /** Panels of a task that still download, are ready or play (a cancel stops them). */
+  async runningCount(orgId: number, taskId: number) {
+    const row = await this.db
+      .selectFrom('rollout_targets')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('org_id', '=', orgId)
+      .where('task_id', '=', taskId)
+      .where((eb) =>
+        eb.or([
+          eb('state', 'in', ['queued', 'waiting', 'sent', 'downloading', 'verifying', 'installing']),
+          eb.and([eb('state', '=', 'succeeded'), eb('reason', '=', '')]),
+        ]),
+      )
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** A panel's row in a task (undefined when the panel is not in it). */
+  async targetOf(orgId: number, taskId: number, deviceId: number) {
+    return this.db
+      .selectFrom('rollout_targets')
+      .select(['id', 'state', 'reason'])
+      .where('org_id', '=', orgId)
+      .where('task_id', '=', taskId)
+      .where('device_id', '=', deviceId)
       .executeTakeFirst();
   }
 

@@ -8,6 +8,7 @@ import type { StoredProgramValue } from '../downloads/program.js';
 import { storedProgramValue } from '../downloads/program.js';
 import { RegisterError, type RegisteredFile } from '../downloads/service.js';
 import type { OperationLog } from '../operation-log/repository.js';
+import type { RolloutEngine } from '../rollouts/engine.js';
 import type { RolloutRepository } from '../rollouts/repository.js';
 import type { PublishRepository } from './publish-repository.js';
 import { parseItems, type ProgramService } from './service.js';
@@ -34,6 +35,7 @@ export class PublishService {
       playable(orgId: number, materialId: number): Promise<PlayableFile>;
       register(file: { path: string; size: number; sha256: string }): Promise<RegisteredFile>;
       rollouts: { createTask: RolloutRepository['createTask']; wake(): void };
+      engine: Pick<RolloutEngine, 'cancel' | 'cancelTask'>;
       log: OperationLog;
       clock: Clock;
     },
@@ -155,17 +157,64 @@ export class PublishService {
       p.size,
     );
     const list: programs.PublishTarget[] = rows.map((r) => {
-      const state = programs.PUBLISH_STATES[r.state as keyof typeof programs.PUBLISH_STATES];
+      const state =
+        r.state === 'succeeded' && r.reason === 'finished'
+          ? 'finished'
+          : programs.PUBLISH_STATES[r.state as keyof typeof programs.PUBLISH_STATES];
       return {
         deviceId: r.device_id,
         deviceName: r.name,
         deviceKey: r.device_key,
         state,
         percent: state === 'downloading' && r.percent !== null ? Number(r.percent) : null,
-        reason: r.reason,
+        reason: r.reason === 'finished' ? '' : r.reason,
         updateTime: Number(r.updated_at),
       };
     });
     return { list, total };
+  }
+
+  /**
+   * Cancels a whole publish task: every panel not yet finished stops (a download in progress, a
+   * ready or a playing panel is sent PROGRAM_STOP). Refused when nothing downloads or plays any more.
+   */
+  async cancel(caller: SessionUser, ip: string, taskId: number) {
+    const task = await this.deps.repository.taskOf(caller.orgId, taskId);
+    if (!task) throw new Refusal('program.taskNotFound', 'notFound');
+    if (!(await this.deps.repository.runningCount(caller.orgId, taskId)))
+      throw new Refusal('program.nothingToCancel', 'conflict');
+    let cancelled: number;
+    try {
+      cancelled = await this.deps.engine.cancelTask(task);
+    } catch (error) {
+      // Cancelled before, or every panel already finished or failed.
+      if (error instanceof Refusal && error.key === 'ota.taskFinished')
+        throw new Refusal('program.nothingToCancel', 'conflict');
+      throw error;
+    }
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'program.cancel',
+      `cancelled publish task ${taskId} of program ${task.payload_id} (${cancelled} panels)`,
+    );
+    return cancelled;
+  }
+
+  /** Cancels one panel of a publish task: it stops downloading or playing. */
+  async cancelDevice(caller: SessionUser, ip: string, taskId: number, deviceId: number) {
+    const task = await this.deps.repository.taskOf(caller.orgId, taskId);
+    if (!task) throw new Refusal('program.taskNotFound', 'notFound');
+    if (!(await this.deps.repository.targetOf(caller.orgId, taskId, deviceId)))
+      throw new Refusal('device.notFound', 'notFound');
+    // Finished, failed or cancelled meanwhile: the same condition holds in the update.
+    if (!(await this.deps.engine.cancel(task, deviceId, 'operator')))
+      throw new Refusal('program.cancelTooLate', 'conflict');
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'program.cancel',
+      `cancelled device ${deviceId} of publish task ${taskId} (program ${task.payload_id})`,
+    );
   }
 }

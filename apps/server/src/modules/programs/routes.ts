@@ -72,6 +72,18 @@ export function programRoutes(
       dataObject: published,
     };
   });
+  router.add(programs.cancelPublishTask, async ({ session, params, ip, language }) => {
+    const cancelled = await publishing.cancel(session.user, ip, params.taskId);
+    return {
+      ...ok,
+      hhtMsg: translate(language, 'program.cancelledTask', { count: cancelled }),
+      dataObject: { cancelled },
+    };
+  });
+  router.add(programs.cancelPublishDevice, async ({ session, params, ip, language }) => {
+    await publishing.cancelDevice(session.user, ip, params.taskId, params.deviceId);
+    return { ...ok, hhtMsg: translate(language, 'program.cancelledDevice') };
+  });
   router.add(programs.listPublishTasks, async ({ session, params }) => {
     const tasks = await publishing.tasks(session.user.orgId, params.programId);
     return { ...ok, listObject: tasks, totalRecords: tasks.length };

@@ -13,6 +13,7 @@ import type { UploadClaims, UploadRecord, UploadRepository } from './repository.
 export interface UploadLimits {
   firmware: number;
   apk: number;
+  video: number;
 }
 
 interface RequestContext {
@@ -78,6 +79,8 @@ export class UploadService {
           throw { status_code: status, body: this.failBody(ctx.language, key, vars) };
         };
         if (!(uploads.UPLOAD_KINDS as readonly string[]).includes(kind)) fail('upload.kindInvalid', 400);
+        if (!uploads.UPLOAD_KIND_USER_TYPES[kind as uploads.UploadKind].includes(ctx.user.userType))
+          fail('upload.kindNotAllowed', 403);
         if (upload.size === undefined) fail('upload.lengthRequired', 400);
         if (upload.size === 0) fail('upload.empty', 400);
         const limit = deps.limits[kind as uploads.UploadKind];

@@ -1,13 +1,13 @@
 import { useRef, useState } from 'react';
-import { App, Button, Checkbox, Form, Input, Modal, Progress, Space, Typography, Upload } from 'antd';
+import { App, Button, Checkbox, Form, Input, Modal, Space, Upload } from 'antd';
 import type { InputRef } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { apk } from '@panelfleet/contract';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { CONTRACT_NS } from '../../i18n';
-import { megabytes } from '../../format/fileSize';
 import type { UploadProgress } from '../../uploads/resumableUpload';
+import { UploadProgressModal } from '../../uploads/UploadProgressModal';
 
 /** What the form dialogs hand to the upload flow. */
 export interface UploadRequest {
@@ -168,7 +168,7 @@ export function UploadFormModal({
   );
 }
 
-/** The non-closable progress dialog: a bar, uploaded MB / total MB (1 decimal) and Cancel. */
+/** The APK upload's progress dialog (the shared resumable-upload dialog with the APK page's texts). */
 export function ProgressModal({
   open,
   fileName,
@@ -183,31 +183,16 @@ export function ProgressModal({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
-  const percent = progress.total ? Math.floor((progress.sent * 100) / progress.total) : 0;
   return (
-    <Modal
+    <UploadProgressModal
       open={open}
-      closable={false}
-      maskClosable={false}
-      keyboard={false}
       title={t('apkPage.uploading')}
-      footer={
-        <Button onClick={onCancel} disabled={stage === 'checking'} data-testid="apk-upload-cancel">
-          {t('common.cancel')}
-        </Button>
-      }
-      data-testid="apk-progress"
-    >
-      <Typography.Paragraph ellipsis>{fileName}</Typography.Paragraph>
-      <Progress percent={percent} status="active" />
-      <Typography.Text data-testid="apk-progress-mb">
-        {megabytes(progress.sent, 1)} MB / {megabytes(progress.total, 1)} MB
-      </Typography.Text>
-      {stage === 'checking' && (
-        <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
-          {t('apkPage.checking')}
-        </Typography.Paragraph>
-      )}
-    </Modal>
+      fileName={fileName}
+      progress={progress}
+      stage={stage}
+      checkingText={t('apkPage.checking')}
+      testIdPrefix="apk"
+      onCancel={onCancel}
+    />
   );
 }

@@ -9,8 +9,13 @@ import { DeliveryProgress } from '../notifications/DeliveryProgress';
 import { SendNotificationModal } from '../notifications/SendNotificationModal';
 import { withProgramCatalogs } from '../programs/catalogs';
 
-// The program tab and its strings load when it is first opened.
+// The program tab and its strings load when it is first opened; the materials tab too.
 const ProgramsTab = lazy(withProgramCatalogs(() => import('../programs/ProgramsTab')));
+const MaterialsTab = lazy(() => import('../materials/MaterialsTab'));
+
+const TABS = ['broadcast', 'program', 'materials'] as const;
+type TabKey = (typeof TABS)[number];
+const loading = <Spin style={{ display: 'block', margin: '48px auto' }} />;
 
 interface SentBroadcast {
   commandIds: string[];
@@ -22,11 +27,13 @@ interface SentBroadcast {
  * View `Broadcast` (spec 2 section 2, type 4): tick labels, see their devices, send a notification
  * to all of them (the send, audio-list and audio-preview dialogs of the device detail), then follow
  * every panel's delivery here. Tab program (?tab=program): programs with their two-level approval.
+ * Tab materials (?tab=materials): the company's images, videos and audio.
  */
 export default function BroadcastView() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const active = params.get('tab') === 'program' ? 'program' : 'broadcast';
+  const asked = params.get('tab') as TabKey | null;
+  const active: TabKey = asked && TABS.includes(asked) ? asked : 'broadcast';
   const selection = useLabelDevices('broadcastDevices');
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState<SentBroadcast>();
@@ -71,7 +78,7 @@ export default function BroadcastView() {
     <Card title={t('views.Broadcast')}>
       <Tabs
         activeKey={active}
-        onChange={(key) => setParams(key === 'program' ? { tab: 'program' } : {})}
+        onChange={(key) => setParams(key === 'broadcast' ? {} : { tab: key })}
         destroyOnHidden
         items={[
           {
@@ -83,8 +90,17 @@ export default function BroadcastView() {
             key: 'program',
             label: <span data-testid="tab-program">{t('broadcast.programTab')}</span>,
             children: (
-              <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
+              <Suspense fallback={loading}>
                 <ProgramsTab />
+              </Suspense>
+            ),
+          },
+          {
+            key: 'materials',
+            label: <span data-testid="tab-materials">{t('broadcast.materialsTab')}</span>,
+            children: (
+              <Suspense fallback={loading}>
+                <MaterialsTab />
               </Suspense>
             ),
           },

@@ -25,9 +25,16 @@ import {
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { materials } from '@panelfleet/contract';
+import { materials, type Language } from '@panelfleet/contract';
 import * as programs from '@panelfleet/contract/programs';
-import { alreadyReported, call, uploadWithProgress } from '../../api/client';
+import { alreadyReported, ApiError, call, uploadWithProgress } from '../../api/client';
+import {
+  startUpload,
+  UploadCancelled,
+  type RunningUpload,
+  type UploadProgress,
+} from '../../uploads/resumableUpload';
+import { UploadProgressModal } from '../../uploads/UploadProgressModal';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { CONTRACT_NS } from '../../i18n';
 import { FormModal, testHook } from '../../lists/FormModal';
@@ -289,7 +296,7 @@ interface MaterialSelectProps {
   onChange?: (value: number) => void;
 }
 
-/** Materials of the item's kind; images show their thumbnail, videos and audio a type icon. */
+/** Materials of the item's kind; images and videos show their thumbnail or poster frame, the rest a type icon. */
 function MaterialSelect({ kind, open, value, onChange }: MaterialSelectProps) {
   const { t } = useTranslation();
   const list = useMaterials(FILE_TYPES[kind], open);
@@ -307,10 +314,11 @@ function MaterialSelect({ kind, open, value, onChange }: MaterialSelectProps) {
         title: m.fileName,
         label: (
           <Space>
-            {kind === 'image' ? (
+            {m.hasThumbnail ? (
               <img
                 src={thumbnailUrl(m.materialId)}
                 alt=""
+                data-testid="program-material-thumbnail"
                 style={{ width: 32, height: 20, objectFit: 'cover' }}
               />
             ) : (
@@ -324,13 +332,46 @@ function MaterialSelect({ kind, open, value, onChange }: MaterialSelectProps) {
   );
 }
 
-/** Uploads an image or a video to the materials library and adds it to the playlist. */
+/**
+ * Uploads an image or a video to the materials library and adds it to the playlist. A video goes
+ * through the resumable upload (tus) with the progress dialog (MB sent / MB total, Cancel): a cut
+ * resumes when the same file is chosen again, and only a finished upload becomes a material.
+ */
 function UploadButton({ kind, onUploaded }: { kind: 'image' | 'video'; onUploaded(id: number): void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState<{ name: string; percent: number }>();
+  const [resumable, setResumable] = useState<{ name: string; stage: 'uploading' | 'checking' }>();
+  const [progress, setProgress] = useState<UploadProgress>({ sent: 0, total: 0 });
+  const running = useRef<RunningUpload>(undefined);
+
+  const stored = async (reply: { hhtMsg?: string; dataObject: materials.Material }) => {
+    void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
+    await queryClient.invalidateQueries({ queryKey: materialsKey(materials.MATERIAL_FILE_TYPES[kind]) });
+    onUploaded(reply.dataObject.materialId);
+  };
+
+  const uploadVideo = async (file: File) => {
+    setProgress({ sent: 0, total: file.size });
+    setResumable({ name: file.name, stage: 'uploading' });
+    const upload = startUpload(file, 'video', i18n.language as Language, setProgress);
+    running.current = upload;
+    try {
+      const uploadId = await upload.done;
+      setResumable({ name: file.name, stage: 'checking' });
+      await stored(await call(materials.insertVideo, { uploadId }));
+    } catch (error) {
+      if (error instanceof UploadCancelled) void message.info(t('common.cancelled'), NOTICE_SECONDS);
+      // A refused video was told by the call (its hhtMsg); a refusal of tus itself is told here.
+      else if (error instanceof ApiError) alreadyReported(error);
+      else void message.error((error as Error).message || t('programs.editor.uploadFailed'), NOTICE_SECONDS);
+    } finally {
+      running.current = undefined;
+      setResumable(undefined);
+    }
+  };
 
   const pick = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -350,6 +391,7 @@ function UploadButton({ kind, onUploaded }: { kind: 'image' | 'video'; onUploade
       );
       return;
     }
+    if (kind === 'video') return uploadVideo(file);
     setUploading({ name: file.name, percent: 0 });
     try {
       const body = new FormData();
@@ -358,9 +400,7 @@ function UploadButton({ kind, onUploaded }: { kind: 'image' | 'video'; onUploade
       const reply = await uploadWithProgress(materials.insertMaterial, body, (sent) =>
         setUploading({ name: file.name, percent: Math.floor(sent * 100) }),
       );
-      void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
-      await queryClient.invalidateQueries({ queryKey: materialsKey(materials.MATERIAL_FILE_TYPES[kind]) });
-      onUploaded(reply.dataObject.materialId);
+      await stored(reply);
     } catch (error) {
       alreadyReported(error);
     } finally {
@@ -380,7 +420,7 @@ function UploadButton({ kind, onUploaded }: { kind: 'image' | 'video'; onUploade
       />
       <Button
         icon={<UploadOutlined />}
-        loading={uploading !== undefined}
+        loading={uploading !== undefined || resumable !== undefined}
         onClick={() => input.current?.click()}
       >
         {t('programs.editor.upload', { type: t(`programs.types.${kind}`) })}
@@ -390,6 +430,16 @@ function UploadButton({ kind, onUploaded }: { kind: 'image' | 'video'; onUploade
           <Progress percent={uploading.percent} size="small" />
         </span>
       )}
+      <UploadProgressModal
+        open={resumable !== undefined}
+        title={t('programs.editor.uploadingVideo')}
+        fileName={resumable?.name ?? ''}
+        progress={progress}
+        stage={resumable?.stage ?? 'uploading'}
+        checkingText={t('programs.editor.checkingVideo')}
+        testIdPrefix="program-video"
+        onCancel={() => void running.current?.cancel()}
+      />
     </>
   );
 }

@@ -1,5 +1,15 @@
 import { useState } from 'react';
-import { Modal, Progress, Segmented, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import {
+  Button,
+  Modal,
+  Progress,
+  Segmented,
+  Space,
+  Table,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import * as programs from '@panelfleet/contract/programs';
@@ -7,6 +17,8 @@ import { call } from '../../api/client';
 import { SESSION_QUERY_KEY } from '../../app/queryClient';
 import { formatDateTime } from '../../format/dateTime';
 import { PAGE_SIZE_OPTIONS } from '../../lists/paging';
+import { useConfirmAction } from '../../lists/useConfirmAction';
+import { normalizeProgramRole, PROGRAM_ROLE_KEY } from '../auth/programRole';
 
 interface PublishTasksModalProps {
   program: programs.Program | undefined;
@@ -25,12 +37,26 @@ const STATE_COLORS: Record<programs.PublishTarget['state'], string> = {
   verifying: 'processing',
   ready: 'cyan',
   playing: 'success',
+  finished: 'green',
   failed: 'error',
   cancelled: 'default',
   skipped: 'warning',
 };
 
-/** A program's publish tasks and, for the chosen one, every panel's state, refreshed while open. */
+/** Panels a cancel still stops: downloading, ready or playing (protocol 6.5, PROGRAM_STOP). */
+const STOPPABLE: ReadonlySet<programs.PublishTarget['state']> = new Set([
+  'queued',
+  'sent',
+  'downloading',
+  'verifying',
+  'ready',
+  'playing',
+]);
+
+/**
+ * A program's publish tasks and, for the chosen one, every panel's state, refreshed while open.
+ * Creators (program role 0) stop the whole task or one panel, after a confirmation.
+ */
 export function PublishTasksModal({ program, taskId, onClose }: PublishTasksModalProps) {
   const { t } = useTranslation();
   const open = program !== undefined;
@@ -52,6 +78,15 @@ export function PublishTasksModal({ program, taskId, onClose }: PublishTasksModa
     placeholderData: keepPreviousData,
   });
   const task = tasks.data?.find((x) => x.taskId === current);
+  const confirm = useConfirmAction();
+  const mayCancel = normalizeProgramRole(localStorage.getItem(PROGRAM_ROLE_KEY)) === '0';
+  const reload = () => {
+    void tasks.refetch();
+    void targets.refetch();
+  };
+  const running = task
+    ? Object.keys(task.counts).some((s) => STOPPABLE.has(s as programs.PublishTarget['state']))
+    : false;
 
   const columns: TableColumnsType<programs.PublishTarget> = [
     { title: t('programs.publish.deviceName'), dataIndex: 'deviceName', ellipsis: true },
@@ -85,6 +120,34 @@ export function PublishTasksModal({ program, taskId, onClose }: PublishTasksModa
       width: 170,
       render: (_, row) => formatDateTime(row.updateTime),
     },
+    ...(mayCancel
+      ? [
+          {
+            title: t('programs.publish.actions'),
+            key: 'cancel',
+            width: 90,
+            render: (_: unknown, row: programs.PublishTarget) =>
+              STOPPABLE.has(row.state) && (
+                <Button
+                  size="small"
+                  type="link"
+                  danger
+                  data-testid="publish-target-cancel"
+                  data-cancel-key={row.deviceKey}
+                  onClick={() =>
+                    confirm(
+                      t('programs.publish.cancelDeviceConfirm', { name: row.deviceName }),
+                      () => call(programs.cancelPublishDevice, { taskId: current!, deviceId: row.deviceId }),
+                      reload,
+                    )
+                  }
+                >
+                  {t('programs.publish.cancelDevice')}
+                </Button>
+              ),
+          },
+        ]
+      : []),
   ];
 
   return (
@@ -126,6 +189,22 @@ export function PublishTasksModal({ program, taskId, onClose }: PublishTasksModa
                 {t(`programs.publish.states.${state}`)}: {n}
               </Tag>
             ))}
+            {mayCancel && running && (
+              <Button
+                danger
+                size="small"
+                data-testid="publish-task-cancel"
+                onClick={() =>
+                  confirm(
+                    t('programs.publish.cancelTaskConfirm', { time: formatDateTime(task.createTime) }),
+                    () => call(programs.cancelPublishTask, { taskId: task.taskId }),
+                    reload,
+                  )
+                }
+              >
+                {t('programs.publish.cancelTask')}
+              </Button>
+            )}
           </Typography.Paragraph>
         )}
         {current !== undefined && (
