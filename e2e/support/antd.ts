@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Opens an antd Select and picks the option with this label. */
 export async function pickOption(page: Page, select: Locator, label: string) {
@@ -29,4 +29,19 @@ async function clickOption(page: Page, select: Locator, label: string) {
 export async function switchLanguage(page: Page, language: 'zh-CN' | 'en-US') {
   await page.getByTestId('lang-switch').click();
   await page.locator(`[data-lang="${language}"]`).click();
+}
+
+/**
+ * Answers the open confirmation (OK, Cancel, 确 定, 取 消) once it has finished zooming in, and
+ * waits for it to close: a click while it still zooms can miss the button (seen in CI, where the
+ * dialog then stayed open).
+ */
+export async function answerConfirm(page: Page, button: string) {
+  const dialog = page.locator('.ant-modal-confirm');
+  await expect(dialog).toBeVisible();
+  await expect(
+    page.locator('.ant-modal[class*="ant-zoom-appear"], .ant-modal[class*="ant-zoom-enter"]'),
+  ).toHaveCount(0);
+  await dialog.getByRole('button', { name: button }).click();
+  await expect(dialog).toBeHidden();
 }

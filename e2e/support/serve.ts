@@ -24,9 +24,22 @@ const { customerId } = await seedAccounts(
   fs.readFileSync(path.join(dataDir, 'pepper.secret'), 'utf8').trim(),
   systemClock,
 );
+let fleet: Fleet | undefined;
+// Fault injection for the e2e run only (this harness, never the product's routes): the next OTA
+// image the panel downloads arrives with a flipped byte, so its SHA-256 check fails and the panel
+// reports the failure, as the R8 API test does with the same simulator hook. A test picks the
+// panel of a wave that must fail.
+app.http.post<{ Params: { serial: string } }>(
+  '/e2e/panels/:serial/corrupt-next-ota',
+  async (request, reply) => {
+    const panel = fleet?.panels.find((p) => p.serial === request.params.serial);
+    if (!panel) return reply.code(404).send({ error: `no simulated panel ${request.params.serial}` });
+    panel.corruptNextOta = true;
+    return { serial: panel.serial, corruptNextOta: true };
+  },
+);
 await app.http.listen({ port: config.port, host: '127.0.0.1' });
 
-let fleet: Fleet | undefined;
 const fleetSize = Number(process.env.FLEET ?? '0');
 if (fleetSize > 0) {
   const { enrollmentSecret } = await app.devices.enrollmentSecrets.enrollmentSecret(customerId);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { pickOption, switchLanguage } from '../support/antd.js';
+import { answerConfirm, pickOption, switchLanguage } from '../support/antd.js';
 import { mailedLink } from '../support/outbox.js';
 import { gradientPng } from '../support/png.js';
 import { snapshot } from '../support/screenshots.js';
@@ -206,7 +206,7 @@ test('the new customer adds a type-4 user and hits the quota the distributor set
   await snapshot(page, 'user-edit-en-US');
   await modal(page, 'user-edit').getByRole('button', { name: 'Cancel' }).click();
   await row(page, staff(1).userName).getByTestId('row-delete').click();
-  await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Cancel' }).click();
+  await answerConfirm(page, 'Cancel');
   await expect(page.getByText('Cancelled')).toBeVisible();
   await page.close();
 });

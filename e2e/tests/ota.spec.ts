@@ -66,9 +66,16 @@ async function dialogBothLanguages(page: Page, name: string, open: () => Promise
 /** A firmware image on disk (a stable file, as a person picks one: name, size and time stay). */
 function firmware(name: string, megabytes: number) {
   const file = path.join(os.tmpdir(), `pf-e2e-${run}-${name}`);
-  fs.writeFileSync(file, crypto.randomBytes(megabytes * 1024 * 1024));
+  const fd = fs.openSync(file, 'w');
+  for (let mb = 0; mb < megabytes; mb++) fs.writeSync(fd, crypto.randomBytes(1024 * 1024));
+  fs.closeSync(fd);
+  made.push(file);
   return file;
 }
+const made: string[] = [];
+test.afterAll(() => {
+  for (const file of made) fs.rmSync(file, { force: true });
+});
 
 /** Slows the browser's uploads (bytes per second; -1: full speed) so that the progress dialog can be seen. */
 async function uploadRate(cdp: CDPSession, bytesPerSecond: number) {
@@ -518,11 +525,12 @@ test('the platform keeps the OTA version catalog; versions in use are locked', a
 test('an upload cut off by a reload resumes where it stopped, and its partial file is never listed', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const resumed = `${version}.1`;
   await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
   await page.goto(`${url}/home/upgradeManage`);
-  const image = firmware('pf-rs-resume.bin', 12);
+  // 100 MB, generated for this run (not committed), sent at 2 MB/s until the cut.
+  const image = firmware('pf-rs-resume.bin', 100);
   const form = page.getByTestId('ota-upload-form');
   const progress = page.getByTestId('upload-progress');
   const fill = async () => {
@@ -532,13 +540,14 @@ test('an upload cut off by a reload resumes where it stopped, and its partial fi
   };
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  await uploadRate(cdp, 1024 * 1024);
+  await uploadRate(cdp, 2 * 1024 * 1024);
   await page.getByTestId('ota-upload').click();
   await fill();
+  await expect(form.getByTestId('ota-upload-chosen')).toContainText('pf-rs-resume.bin (100.0 M)');
   await form.getByTestId('ota-upload-ok').click();
-  await expect(progress.getByTestId('upload-progress-mb')).toContainText(/^[3-9]\.\d MB of 12\.0 MB$/, {
-    timeout: 20_000,
-  });
+  const mb = progress.getByTestId('upload-progress-mb');
+  await expect(mb).toContainText(/^([3-9]|1\d)\.\d MB of 100\.0 MB$/, { timeout: 30_000 });
+  await snapshot(page, 'ota-upload-100mb-progress-en-US');
   // The browser keeps the upload's address under the file's fingerprint.
   const stored = await page.evaluate(() =>
     Object.entries(localStorage)
@@ -550,11 +559,10 @@ test('an upload cut off by a reload resumes where it stopped, and its partial fi
 
   // The tab reloads mid-upload: the server holds part of the bytes, and no file is listed for them.
   await page.reload();
-  await uploadRate(cdp, -1);
   const partial = (await apiCall(page, url, uploads.getUpload, { uploadId })).dataObject;
   expect(partial.state).toBe('receiving');
   expect(partial.offset).toBeGreaterThan(0);
-  expect(partial.offset).toBeLessThan(12 * 1024 * 1024);
+  expect(partial.offset).toBeLessThan(100 * 1024 * 1024);
   const listed = await apiCall(page, url, ota.listOtaFiles, { start: 1, size: 50 });
   expect(listed.listObject.some((f) => f.otaVersion === resumed)).toBe(false);
 
@@ -563,9 +571,22 @@ test('an upload cut off by a reload resumes where it stopped, and its partial fi
   await fill();
   await expect(form.getByTestId('ota-upload-resumable')).toBeVisible();
   await snapshot(page, 'ota-upload-resumable-en-US');
+  // The rest at 25 MB/s, sent from the offset the server kept (the tus PATCH says where it starts).
+  const sentFrom: number[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PATCH' && request.url().endsWith(`/${uploadId}`))
+      sentFrom.push(Number(request.headers()['upload-offset']));
+  });
+  await uploadRate(cdp, 25 * 1024 * 1024);
   await form.getByTestId('ota-upload-ok').click();
   await expect(form).toBeHidden();
-  await expect(progress).toBeHidden({ timeout: 30_000 });
+  await expect(mb).toContainText(/ MB of 100\.0 MB$/);
+  await snapshot(page, 'ota-upload-100mb-resumed-en-US');
+  await expect(progress).toBeHidden({ timeout: 120_000 });
+  await uploadRate(cdp, -1);
+  expect(sentFrom.length).toBeGreaterThan(0);
+  expect(sentFrom[0]).toBeGreaterThanOrEqual(partial.offset);
+  expect(sentFrom[0]).toBeLessThan(100 * 1024 * 1024);
   await expect(fileRow(page).filter({ hasText: resumed })).toBeVisible();
   // The cut upload was the one made into the file (a new upload would have left it receiving).
   await expect(apiCall(page, url, uploads.getUpload, { uploadId })).rejects.toThrow(/does not exist/);
@@ -576,4 +597,191 @@ test('an upload cut off by a reload resumes where it stopped, and its partial fi
   expect(
     await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('tus::')).length),
   ).toBe(0);
+});
+
+test('a staged upgrade of two labels pauses when a wave fails, resumes, and the OTA log shows every result', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const staged = `${version}.2`;
+  const wings = [`Wing A ${run}`, `Wing B ${run}`];
+  await signIn(page, 'normal', 'operator1', 'operator123', 'en-US');
+  await expect
+    .poll(async () => (await fleet(page)).filter((d) => d.isOnline === '1').length, { timeout: 30_000 })
+    .toBe(6);
+  // Two labels of three panels each; the file fits oem and rs, so the x9_vn panels (00003, 00006) are skipped.
+  const panels = await fleet(page);
+  const members = [
+    ['E2E-00001', 'E2E-00002', 'E2E-00003'],
+    ['E2E-00004', 'E2E-00005', 'E2E-00006'],
+  ];
+  for (const [i, name] of wings.entries()) {
+    const label = (await apiCall(page, url, device.insertGroup, { groupName: name })).dataObject;
+    await apiCall(page, url, device.saveGroupsAndDevices, {
+      deviceIds: panels
+        .filter((d) => members[i]!.includes(d.deviceKey))
+        .map((d) => d.deviceId)
+        .join(','),
+      groupIds: String(label.groupId),
+    });
+  }
+  // Waves of two panels by device id: the first panel of wave 1 receives a corrupted image (the
+  // simulator's fault hook), so wave 1 ends with 1 of 2 failed, over the 30% threshold.
+  const eligible = panels
+    .filter((d) => ['oem', 'rs'].includes(d.machineType))
+    .sort((a, b) => a.deviceId - b.deviceId)
+    .map((d) => d.deviceKey);
+  expect(eligible).toHaveLength(4);
+  const [failing, passing, cancelled, last] = eligible as [string, string, string, string];
+  const hook = await page.request.post(`${url}/e2e/panels/${failing}/corrupt-next-ota`, {
+    headers: { Origin: url },
+  });
+  expect(hook.ok()).toBe(true);
+
+  await page.goto(`${url}/home/upgradeManage`);
+  await page.getByTestId('ota-upload').click();
+  const form = page.getByTestId('ota-upload-form');
+  await form.locator('input[type="file"]').setInputFiles(firmware('pf-wings.bin', 2));
+  await form.getByTestId('ota-upload-version').fill(staged);
+  await pickOptions(page, form.getByTestId('ota-file-machine-types'), ['oem', 'rs']);
+  await form.getByTestId('ota-upload-ok').click();
+  await expect(form).toBeHidden({ timeout: 30_000 });
+  const row = rows(page).filter({ hasText: staged });
+  await expect(row).toBeVisible();
+
+  // Force upgrade: both labels, waves of 2 panels, pause when more than 30% of at least 2 results
+  // fail. Filled in English and closed, then again in Chinese and sent.
+  const force = page.getByTestId('force-upgrade');
+  const fillForce = async () => {
+    await row.getByTestId('row-force-upgrade').click();
+    for (const name of wings)
+      await force.locator(`[data-testid="force-label"][data-label="${name}"]`).click();
+    await expect(rows(force.getByTestId('force-devices'))).toHaveCount(4);
+    await force.locator('[data-testid="force-wave-mode"] input[value="count"]').click();
+    await numberInput(force, 'force-first-wave').fill('2');
+    await numberInput(force, 'force-wave-step').fill('2');
+    await numberInput(force, 'force-failure-share').fill('30');
+    await numberInput(force, 'force-min-results').fill('2');
+  };
+  await fillForce();
+  await snapshot(page, 'ota-force-two-labels-en-US');
+  await close(page, force);
+  await switchLanguage(page, 'zh-CN');
+  await fillForce();
+  await snapshot(page, 'ota-force-two-labels-zh-CN');
+  await force.getByTestId('force-ok').click();
+  await expect(page).toHaveURL(/\/home\/renew$/);
+  await switchLanguage(page, 'en-US');
+
+  // Wave 1 fails its share: the task pauses itself and says why; wave 2 has not started.
+  const task = rows(page).filter({ hasText: staged }).first();
+  await expect(task.getByTestId('task-state')).toHaveAttribute('data-state', 'paused', { timeout: 120_000 });
+  await expect(task.getByTestId('task-progress')).toHaveAttribute('data-failed', '1');
+  const taskView = page.getByTestId('task-view-dialog');
+  await task.getByTestId('task-view').click();
+  await expect(taskView.getByTestId('task-state-reason')).toContainText(
+    'Paused: 1 of 2 results of wave 1 failed (50%, more than 30%)',
+  );
+  await expect(rows(taskView.getByTestId('task-waves'))).toHaveCount(2);
+  await close(page, taskView);
+  await dialogBothLanguages(page, 'ota-task-paused', () => task.getByTestId('task-view').click(), taskView);
+
+  // The manage dialog: the failed panel with its reason, wave 2 still queued; one of it is cancelled.
+  const manage = page.getByTestId('task-devices');
+  const target = (key: string) => rows(manage).filter({ hasText: key });
+  await task.getByTestId('task-manage').click();
+  await expect(target(failing).getByTestId('target-state')).toHaveAttribute('data-state', 'failed');
+  await expect(target(failing)).toContainText("the image's SHA-256 does not match");
+  await expect(target(passing).getByTestId('target-state')).toHaveAttribute('data-state', 'succeeded');
+  for (const key of [cancelled, last])
+    await expect(target(key).getByTestId('target-state')).toHaveAttribute('data-state', 'queued');
+  await target(cancelled).getByTestId('task-device-cancel').click();
+  await snapshot(page, 'ota-task-cancel-one-confirm-en-US');
+  await confirmOk(page).click();
+  await expect(target(cancelled).getByTestId('target-state')).toHaveAttribute('data-state', 'cancelled');
+  await expect(target(cancelled)).toContainText('cancelled by the operator');
+  await expect(target(last).getByTestId('target-state')).toHaveAttribute('data-state', 'queued');
+  // The skipped panels (the list is 5 a page; the state filter shows them together).
+  await pickOption(page, manage.getByTestId('task-devices-state'), 'Skipped');
+  await expect(rows(manage)).toHaveCount(2);
+  for (const key of ['E2E-00003', 'E2E-00006']) {
+    await expect(target(key).getByTestId('target-state')).toHaveAttribute('data-state', 'skipped');
+    await expect(target(key)).toContainText('the file does not fit this machine type');
+  }
+  await close(page, manage);
+  await dialogBothLanguages(
+    page,
+    'ota-task-devices-paused',
+    () => task.getByTestId('task-manage').click(),
+    manage,
+  );
+
+  // The operator accepts wave 1 and resumes: wave 2 runs and the task completes.
+  await task.getByTestId('task-view').click();
+  await taskView.page().getByTestId('task-view-resume').click();
+  await snapshot(page, 'ota-task-resume-confirm-en-US');
+  await confirmOk(page).click();
+  await expect(task.getByTestId('task-state')).toHaveAttribute('data-state', /running|completed/);
+  await snapshot(page, 'ota-task-waves-running-en-US');
+  await close(page, taskView);
+  await expect(task.getByTestId('task-state')).toHaveAttribute('data-state', 'completed', {
+    timeout: 120_000,
+  });
+  // Done: 2 succeeded, 1 cancelled, 2 skipped; failed: 1.
+  await expect(task.getByTestId('task-progress')).toHaveAttribute('data-done', '5');
+  await expect(task.getByTestId('task-progress')).toHaveAttribute('data-failed', '1');
+  await expect(task.getByTestId('task-progress')).toHaveAttribute('data-total', '6');
+  await dialogBothLanguages(
+    page,
+    'ota-task-completed',
+    () => task.getByTestId('task-view').click(),
+    taskView,
+  );
+  await expect
+    .poll(async () =>
+      Object.fromEntries((await fleet(page)).map((d) => [d.deviceKey, d.otaVersion === staged])),
+    )
+    .toEqual({
+      'E2E-00001': false,
+      'E2E-00002': false,
+      'E2E-00003': false,
+      'E2E-00004': false,
+      'E2E-00005': false,
+      'E2E-00006': false,
+      [passing]: true,
+      [last]: true,
+    });
+
+  // The OTA log of the version (OTA staff, as in the OTA log test): succeeded, failed with the
+  // reason, cancelled and skipped.
+  await page.context().clearCookies();
+  await signIn(page, 'normal', 'sales1', 'sales123', 'en-US');
+  await page.goto(`${url}/home/otaLog`);
+  await page.getByTestId('ota-log-version').fill(staged);
+  await page.getByTestId('list-search-button').click();
+  const log = (key: string) => rows(page).filter({ hasText: key }).filter({ hasText: staged });
+  await expect(rows(page).first()).toBeVisible();
+  await bothLanguages(page, 'ota-log-staged', async (p) => {
+    await expect(rows(p).filter({ hasText: '更新成功' }).first()).toBeVisible();
+  });
+  // By status (the list is 5 a page): each panel once, with its result.
+  const byStatus = async (status: string, keys: string[]) => {
+    await pickOption(page, page.getByTestId('ota-log-status-filter'), status);
+    await page.getByTestId('list-search-button').click();
+    await settled(page);
+    await expect(rows(page)).toHaveCount(keys.length);
+    for (const key of keys) await expect(log(key)).toHaveCount(1);
+  };
+  await byStatus('Update success', [passing, last]);
+  await byStatus('Update failed', [failing]);
+  await expect(log(failing)).toContainText("Failed: the image's SHA-256 does not match");
+  await snapshot(page, 'ota-log-staged-failed-en-US');
+  await byStatus('Abnormal', [cancelled, 'E2E-00003', 'E2E-00006']);
+  await expect(log(cancelled)).toContainText('Cancelled: cancelled by the operator');
+  for (const key of ['E2E-00003', 'E2E-00006'])
+    await expect(log(key)).toContainText('Skipped: the file does not fit this machine type');
+  await switchLanguage(page, 'zh-CN');
+  await expect(log(cancelled)).toContainText('已取消');
+  await snapshot(page, 'ota-log-staged-abnormal-zh-CN');
+  await switchLanguage(page, 'en-US');
 });

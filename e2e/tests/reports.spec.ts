@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { device } from '@panelfleet/contract';
 import { apiCall } from '../support/api.js';
-import { pickOption, switchLanguage } from '../support/antd.js';
+import { answerConfirm, pickOption, switchLanguage } from '../support/antd.js';
 import { snapshot } from '../support/screenshots.js';
 import { baseUrl } from '../support/servers.js';
 import { signIn } from '../support/session.js';
@@ -267,7 +267,7 @@ test('a customer manager views a large abnormal log page by page and processes i
   // Cancel first: nothing changes; then confirm: processed, and the button is disabled.
   await row.getByTestId('row-process').click();
   await snapshot(page, 'abnormal-log-process-confirm-en-US');
-  await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Cancel' }).click();
+  await answerConfirm(page, 'Cancel');
   await expect(page.getByText('Cancelled')).toBeVisible();
   await expect(row.getByTestId('abnormal-log-status')).toHaveAttribute('data-status', '0');
   await row.getByTestId('row-process').click();

@@ -354,6 +354,12 @@ describe.each(backends)('OTA rollouts on %s', (backend) => {
       30_000,
     );
     expect(paused.stateReason).toMatch(/failed/);
+    // It started at once: fired when made, its first wave started, the second not yet.
+    expect(paused.firedAt).not.toBeNull();
+    expect(paused.waves.map((w) => [w.state === 'pending', w.startedAt === null])).toEqual([
+      [false, false],
+      [true, true],
+    ]);
     // Panels of the wave still running finish; give them the time, then nothing outside moved.
     await waitFor(
       'wave 1 to settle',
@@ -745,6 +751,103 @@ describe.each(backends)('OTA rollouts on %s', (backend) => {
       stateReason: translate('en-US', 'ota.missed'),
     });
     expect((await targets(task)).map((t) => [t.state, t.reason])).toEqual([['skipped', 'lateWindowPassed']]);
+  });
+
+  it('staged waves take the panels that pass the skip rules in device order, in panels or percent, however many waves', async () => {
+    const { rows } = await fleetOf('WAVES', 1);
+    const db = server.app.db.kysely;
+    const { org_id: orgId } = await db
+      .selectFrom('devices')
+      .select('org_id')
+      .where('id', '=', rows[0]!.id)
+      .executeTakeFirstOrThrow();
+    // 300 panels written straight to the database (the tasks are timed: nothing is sent to them),
+    // over several of the buckets of ids in which SQLite finds where waves end; every third is an
+    // x9_vn that the file does not fit, so skipped rows lie between the others.
+    const now = server.clock.now();
+    const made = await db
+      .insertInto('devices')
+      .values(
+        Array.from({ length: 300 }, (_, i) => ({
+          org_id: orgId,
+          device_key: `WAVES-${String(i).padStart(4, '0')}`,
+          name: `Waves ${i}`,
+          secret_hash: 'x'.repeat(64),
+          machine_type: ['x9_vn', 'oem', 'rs'][i % 3]!,
+          ota_version: '1.4.2',
+          enrolled_at: now,
+          utc_offset: 480,
+        })),
+      )
+      .returning(['id', 'device_key', 'machine_type'])
+      .execute();
+    const label = await labelOf(
+      'waves',
+      made.map((d) => d.id),
+    );
+    const fileId = await publish('7.5.0', { types: ['oem', 'rs'] });
+    const eligible = made
+      .filter((d) => d.machine_type !== 'x9_vn')
+      .sort((a, b) => a.id - b.id)
+      .map((d) => d.device_key);
+    expect(eligible).toHaveLength(200);
+    const at = new Date(server.clock.now() + 24 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const cases = [
+      // 10% then 30% of the 200 eligible: 20, then 60 a wave.
+      { params: { waveMode: 'percent', firstWave: '10', waveStep: '30' }, first: 20, step: 60, waves: 4 },
+      { params: { waveMode: 'count', firstWave: '5', waveStep: '20' }, first: 5, step: 20, waves: 11 },
+      // 198 waves: more than the CASE over ids takes, so the rows are numbered instead.
+      { params: { waveMode: 'count', firstWave: '3', waveStep: '1' }, first: 3, step: 1, waves: 198 },
+    ];
+    for (const c of cases) {
+      const task = ota.forceUpdate.reply.parse(
+        ok(
+          await operator.post('/otaFile/forceUpdate', {
+            tagIds: String(label),
+            otaFileId: String(fileId),
+            timeEnable: '1',
+            upgradeTime: at,
+            utcOffset: '0',
+            ...c.params,
+          }),
+          `force ${JSON.stringify(c.params)}`,
+        ),
+      ).dataObject;
+      expect(task).toMatchObject({ deviceCount: 300, skippedCount: 100, waveCount: c.waves });
+      const waveOf = (key: string) => {
+        const rank = eligible.indexOf(key) + 1;
+        if (rank === 0) return -1;
+        return rank <= c.first ? 0 : 1 + Math.floor((rank - c.first - 1) / c.step);
+      };
+      const got = await targets(task.otaTaskId);
+      expect(got.map((t) => [t.device_key, t.state, t.wave])).toEqual(
+        made
+          .sort((a, b) => a.id - b.id)
+          .map((d) => [d.device_key, waveOf(d.device_key) < 0 ? 'skipped' : 'queued', waveOf(d.device_key)]),
+      );
+      const sizes = await db
+        .selectFrom('rollout_waves')
+        .select(['wave', 'size'])
+        .where('task_id', '=', task.otaTaskId)
+        .orderBy('wave')
+        .execute();
+      expect(sizes.map((w) => w.size)).toEqual(
+        Array.from({ length: c.waves }, (_, w) => got.filter((t) => t.wave === w).length),
+      );
+      expect(sizes.reduce((n, w) => n + w.size, 0)).toBe(200);
+      // The manage dialog: a panel skipped when the task was made is in no wave.
+      const listed = async (state: string) =>
+        ota.listOtaTaskDevices.reply.parse(
+          (
+            await operator.get(
+              `/otaTask/listDevice?otaTaskId=${task.otaTaskId}&start=1&size=100&state=${state}`,
+            )
+          ).body,
+        ).listObject;
+      expect((await listed('skipped')).map((d) => d.wave)).toEqual(Array(100).fill(null));
+      expect((await listed('queued')).every((d) => d.wave !== null && d.wave >= 0)).toBe(true);
+      ok(await operator.post(ota.cancelOtaTask.path, { otaTaskId: String(task.otaTaskId) }), 'cancel');
+    }
   });
 
   it('holds under parallel requests: one file per upload and one per version', async () => {

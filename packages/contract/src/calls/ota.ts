@@ -501,7 +501,8 @@ export const otaTaskDevice = z.object({
   reason: z.string(),
   /** Download progress 0-100 while downloading (bytes stored / size), null otherwise. */
   progress: z.number().int().nullable(),
-  wave: z.number().int(),
+  /** The panel's wave (0 first); null for a panel skipped when the task was made (in no wave). */
+  wave: z.number().int().nullable(),
   /** Not before this time (a policy's time-zone window), when waiting. */
   notBefore: z.number().nullable(),
   updatedAt: z.number(),

@@ -22,7 +22,13 @@ import type { LabelRepository } from '../labels/repository.js';
 import type { OperationLog } from '../operation-log/repository.js';
 import type { RolloutEngine } from '../rollouts/engine.js';
 import { tally } from '../rollouts/engine.js';
-import type { RolloutRepository, SkipRule, StateCount, TaskRecord } from '../rollouts/repository.js';
+import type {
+  RolloutRepository,
+  SkipRule,
+  StateCount,
+  TaskRecord,
+  WaveSizes,
+} from '../rollouts/repository.js';
 import type { OtaFileService } from './file-service.js';
 import type { OtaFileRepository } from './file-repository.js';
 import { readPayload, type OtaPayload } from './ota-kind.js';
@@ -71,12 +77,16 @@ export class OtaTaskService {
         : []),
       { reason: 'upToDate', column: 'ota_version', equals: file.ota_version },
     ];
-    let waves = { first: ALL_IN_ONE_WAVE, step: 1 };
+    let waves: WaveSizes | ((eligible: number) => WaveSizes) = { first: ALL_IN_ONE_WAVE, step: 1 };
     if (p.waveMode === 'count') waves = { first: p.firstWave!, step: p.waveStep ?? p.firstWave! };
     if (p.waveMode === 'percent') {
-      const { eligible } = await this.deps.rollouts.countMembers(caller.orgId, p.tagIds, skip);
-      const share = (pct: number) => Math.max(1, Math.ceil((eligible * pct) / 100));
-      waves = { first: share(p.firstWave!), step: share(p.waveStep ?? p.firstWave!) };
+      // Shares of the panels that pass the skip rules, counted as the task is made.
+      const first = p.firstWave!;
+      const step = p.waveStep ?? first;
+      waves = (eligible: number) => {
+        const share = (pct: number) => Math.max(1, Math.ceil((eligible * pct) / 100));
+        return { first: share(first), step: share(step) };
+      };
     }
     const payload: OtaPayload = {
       fileId: file.id,
@@ -247,7 +257,7 @@ export class OtaTaskService {
           r.state === 'downloading' && r.ota_total
             ? Math.min(100, Math.floor(((r.ota_current ?? 0) * 100) / r.ota_total))
             : null,
-        wave: Math.max(0, r.wave),
+        wave: r.wave < 0 ? null : r.wave,
         notBefore: r.state === 'waiting' ? r.not_before : null,
         updatedAt: r.updated_at,
       })),

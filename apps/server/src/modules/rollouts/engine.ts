@@ -21,6 +21,12 @@ export interface RolloutKind {
   order: device.Order;
   /** The order that stops a running command of this kind (the command id as value). */
   cancelOrder?: device.Order;
+  /**
+   * A command of this kind keeps running after it succeeded (a program plays until its play time
+   * is over): cancelling reaches panels verifying, installing (ready) and succeeded until they
+   * report `finished`, and a task that completed can still be cancelled while any plays.
+   */
+  runsOn?: boolean;
   /** How long a dispatched command lives. */
   ttlMs: number;
   /** The stored command value of a task (the same for all its panels). */
@@ -392,7 +398,9 @@ export class RolloutEngine {
     if (ack.result === 'received') {
       const phase = ack.phase ?? 'downloading';
       item = { commandId: ack.id, state: phase, reason: '' };
-    } else if (ack.result === 'succeeded') item = { commandId: ack.id, state: 'succeeded', reason: '' };
+    } else if (ack.result === 'succeeded')
+      // A program's second `succeeded` (protocol 6.5): its play time is over.
+      item = { commandId: ack.id, state: 'succeeded', reason: ack.detail === 'finished' ? 'finished' : '' };
     else {
       const detail = ack.detail ?? '';
       item = { commandId: ack.id, state: 'failed', reason: FAIL_DETAILS.has(detail) ? detail : 'install' };
@@ -428,6 +436,10 @@ export class RolloutEngine {
     for (const state of ['downloading', 'verifying', 'installing', 'succeeded', 'failed'] as TargetState[])
       for (const group of groups.values())
         if (group.state === state) {
+          if (group.reason === 'finished') {
+            await this.deps.repository.finish(group.ids, now);
+            continue;
+          }
           const changed = await this.deps.repository.progress(group.ids, group.state, group.reason, now);
           if (state === 'succeeded' || state === 'failed') finals += changed;
         }
@@ -440,11 +452,17 @@ export class RolloutEngine {
    */
   async cancel(task: TaskRecord, deviceId: number | undefined, reason: string): Promise<number> {
     const { repository, commands, clock } = this.deps;
-    const rows = await repository.cancelTargets(task.id, deviceId, reason, clock.now());
+    const kind = this.kinds.get(task.kind);
+    const rows = await repository.cancelTargets(
+      task.id,
+      deviceId,
+      reason,
+      clock.now(),
+      kind?.runsOn ?? false,
+    );
     const sent = rows.filter((r) => r.command_id !== null);
     if (sent.length) {
       await commands.cancel(sent.map((r) => r.command_id!));
-      const kind = this.kinds.get(task.kind);
       if (kind?.cancelOrder) {
         const keys = await this.deviceKeys(
           task,
@@ -481,10 +499,11 @@ export class RolloutEngine {
 
   async cancelTask(task: TaskRecord): Promise<number> {
     const now = this.deps.clock.now();
+    const runsOn = this.kinds.get(task.kind)?.runsOn ?? false;
     if (
       !(await this.deps.repository.setState(
         task.id,
-        ['scheduled', 'running', 'paused'],
+        runsOn ? ['scheduled', 'running', 'paused', 'completed'] : ['scheduled', 'running', 'paused'],
         'cancelled',
         '',
         {},

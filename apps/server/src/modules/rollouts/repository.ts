@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { TargetState } from '@panelfleet/contract';
 import type { Dialect } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
@@ -65,6 +65,17 @@ const BEFORE: Record<'downloading' | 'verifying' | 'installing' | 'final', Targe
   final: ['sent', 'downloading', 'verifying', 'installing'],
 };
 
+/** Panels in the first wave, then in each further wave. */
+export interface WaveSizes {
+  first: number;
+  step: number;
+}
+
+/** Waves up to which a staged task's rows take their wave from a CASE over device ids (more: numbered). */
+const MAX_WAVE_CUTS = 64;
+/** Device ids per bucket when a staged task on SQLite finds where its waves end. */
+const ID_BUCKET = 128;
+
 /** Tasks, waves and per-panel rows of the rollout engine; all SQL of rollouts lives here. */
 export class RolloutRepository {
   constructor(
@@ -85,36 +96,29 @@ export class RolloutRepository {
     return sql<string>`CASE ${sql.join(cases, sql` `)} ELSE '' END`;
   }
 
-  /** The members of the labels, de-duplicated. */
-  private members(orgId: number, labelIds: number[]) {
-    return sql`FROM devices d WHERE d.org_id = ${orgId} AND EXISTS (SELECT 1 FROM label_devices g
-      WHERE g.device_id = d.id AND g.label_id IN (${sql.join(labelIds)}))`;
-  }
-
-  /** The task's panels: the chosen ones of the organisation, or the members of its labels. */
-  private targetsOf(task: NewTask) {
-    if (task.deviceIds)
-      return sql`FROM devices d WHERE d.org_id = ${task.orgId} AND d.id IN (${sql.join(task.deviceIds)})`;
-    return this.members(task.orgId, task.labelIds);
-  }
-
-  /** How many of the labels' panels pass the skip rules, and how many there are. */
-  async countMembers(orgId: number, labelIds: number[], skip: SkipRule[]) {
-    const { rows } = await sql<{ total: number; eligible: number }>`SELECT count(*) AS total,
-      coalesce(sum(CASE WHEN ${this.reasonOf(skip)} = '' THEN 1 ELSE 0 END), 0) AS eligible ${this.members(orgId, labelIds)}`.execute(
-      this.db,
-    );
-    return { total: Number(rows[0]?.total ?? 0), eligible: Number(rows[0]?.eligible ?? 0) };
+  /**
+   * The task's panels: the chosen ones of the organisation, or the members of its labels
+   * (de-duplicated). With `ids`, only those in that range of device ids, read by the primary key
+   * (the unary plus keeps SQLite from choosing the organisation's index instead).
+   */
+  private targetsOf(task: NewTask, ids?: { from: number; to: number }) {
+    const org = ids
+      ? sql`+d.org_id = ${task.orgId} AND d.id >= ${ids.from} AND d.id < ${ids.to}`
+      : sql`d.org_id = ${task.orgId}`;
+    if (task.deviceIds) return sql`FROM devices d WHERE ${org} AND d.id IN (${sql.join(task.deviceIds)})`;
+    return sql`FROM devices d WHERE ${org} AND EXISTS (SELECT 1 FROM label_devices g
+      WHERE g.device_id = d.id AND g.label_id IN (${sql.join(task.labelIds)}))`;
   }
 
   /**
    * A task with a row per panel of the labels, in one transaction: panels the skip rules exclude
    * are `skipped` with the reason, the rest `queued` in waves of `first`, then `step` panels, by
-   * device id. One INSERT ... SELECT, whatever the size of the fleet.
+   * device id. One INSERT ... SELECT, whatever the size of the fleet. `waves` may be a function of
+   * the number of panels that pass the skip rules (waves in percent).
    */
   async createTask(
     task: NewTask,
-    waves: { first: number; step: number },
+    waves: WaveSizes | ((eligible: number) => WaveSizes),
   ): Promise<{ id: number; total: number; skipped: number; waveCount: number }> {
     // Inside the caller's transaction when this repository is bound to one (an APK install
     // holds its card's lock while the task is made).
@@ -133,7 +137,8 @@ export class RolloutRepository {
           time_enable: task.timeEnable ? 1 : 0,
           fire_at: task.fireAt,
           fire_by: task.fireBy,
-          fired_at: null,
+          // A task that starts at once fired when it was made.
+          fired_at: task.timeEnable ? null : task.now,
           wave_mode: task.waves.mode,
           success_share: task.successShare,
           failure_share: task.failureShare,
@@ -154,7 +159,48 @@ export class RolloutRepository {
       const reason = this.reasonOf(task.skip);
       // One wave needs no numbering: the rows stream straight from the labels into the task.
       const staged = task.waves.mode !== 'none';
-      const source = staged
+      let sized = typeof waves === 'function' ? undefined : waves;
+      // Staged on SQLite, whose write transaction (held since the task row) keeps the panels from
+      // changing under it: the eligible panels counted in buckets of ids (one pass, a few hundred
+      // rows back) give their number (waves in percent) and the bucket of each wave's last panel,
+      // found then in its bucket alone; the rows stream in as a one-wave task's do, the wave a CASE
+      // over those ids, without a numbering window that sorts every row.
+      let cuts: number[] | undefined;
+      if (staged && this.dialect === 'sqlite') {
+        const eligibleOf = sql`${this.targetsOf(task)} AND ${reason} = ''`;
+        const { rows: buckets } = await sql<{
+          b: number;
+          n: number;
+        }>`SELECT d.id / ${sql.lit(ID_BUCKET)} AS b, count(*) AS n ${eligibleOf} GROUP BY 1 ORDER BY 1`.execute(
+          trx,
+        );
+        const eligible = buckets.reduce((sum, bucket) => sum + Number(bucket.n), 0);
+        sized = typeof waves === 'function' ? waves(eligible) : waves;
+        const ranks: number[] = [];
+        for (let end = sized.first; end < eligible && ranks.length <= MAX_WAVE_CUTS; end += sized.step)
+          ranks.push(end);
+        if (ranks.length <= MAX_WAVE_CUTS) {
+          cuts = [];
+          let i = 0;
+          let before = 0;
+          for (const rank of ranks) {
+            while (before + Number(buckets[i]!.n) < rank) before += Number(buckets[i++]!.n);
+            const from = Number(buckets[i]!.b) * ID_BUCKET;
+            const inBucket = this.targetsOf(task, { from, to: from + ID_BUCKET });
+            const { rows } = await sql<{ id: number }>`SELECT d.id ${inBucket} AND ${reason} = ''
+              ORDER BY d.id LIMIT 1 OFFSET ${rank - before - 1}`.execute(trx);
+            cuts.push(Number(rows[0]!.id));
+          }
+        }
+      }
+      if (!sized) {
+        const { rows } = await sql<{
+          n: number;
+        }>`SELECT count(*) AS n ${this.targetsOf(task)} AND ${reason} = ''`.execute(trx);
+        sized = (waves as (eligible: number) => WaveSizes)(Number(rows[0]?.n ?? 0));
+      }
+      const numbered = staged && !cuts;
+      const source = numbered
         ? sql`(SELECT d.id, d.ota_version, ${reason} AS reason,
             row_number() OVER (PARTITION BY CASE WHEN ${reason} = '' THEN 0 ELSE 1 END ORDER BY d.id) AS rn
             ${this.targetsOf(task)}) s`
@@ -162,10 +208,15 @@ export class RolloutRepository {
           // the skip rules run once per panel instead of once per column that reads their result.
           sql`(SELECT d.id, d.ota_version, ${reason} AS reason ${this.targetsOf(task)}
             ${this.dialect === 'sqlite' ? sql`LIMIT -1 OFFSET 0` : sql`OFFSET 0`}) s`;
-      const wave = staged
-        ? sql`CASE WHEN s.reason <> '' THEN -1 WHEN s.rn <= ${waves.first} THEN 0
-            ELSE 1 + CAST((s.rn - ${waves.first} - 1) / ${waves.step} AS INTEGER) END`
-        : sql`CASE WHEN s.reason <> '' THEN -1 ELSE 0 END`;
+      const wave = cuts
+        ? sql`CASE WHEN s.reason <> '' THEN -1 ${sql.join(
+            cuts.map((id, i) => sql`WHEN s.id <= ${id} THEN ${i}`),
+            sql` `,
+          )} ELSE ${cuts.length} END`
+        : numbered
+          ? sql`CASE WHEN s.reason <> '' THEN -1 WHEN s.rn <= ${sized.first} THEN 0
+            ELSE 1 + CAST((s.rn - ${sized.first} - 1) / ${sized.step} AS INTEGER) END`
+          : sql`CASE WHEN s.reason <> '' THEN -1 ELSE 0 END`;
       const inserted =
         await sql`INSERT INTO rollout_targets (task_id, org_id, device_id, wave, state, reason, from_version, created_at, updated_at)
         SELECT ${id}, ${task.orgId}, s.id, ${wave}, CASE WHEN s.reason = '' THEN 'queued' ELSE 'skipped' END, s.reason, s.ota_version, ${task.now}, ${task.now}
@@ -186,7 +237,7 @@ export class RolloutRepository {
       for (let placed = 0; placed < eligible;) {
         const size = Math.min(
           eligible - placed,
-          !staged ? eligible : sizes.length ? waves.step : waves.first,
+          !staged ? eligible : sizes.length ? sized.step : sized.first,
         );
         sizes.push(size);
         placed += size;
@@ -195,7 +246,15 @@ export class RolloutRepository {
       if (sizes.length)
         await trx
           .insertInto('rollout_waves')
-          .values(sizes.map((size, wave) => ({ task_id: id, wave, size, started_at: null })))
+          .values(
+            sizes.map((size, wave) => ({
+              task_id: id,
+              wave,
+              size,
+              // A task that starts at once starts its first wave now; a timed one when it fires.
+              started_at: wave === 0 && !task.timeEnable ? task.now : null,
+            })),
+          )
           .execute();
       await trx
         .updateTable('rollout_tasks')
@@ -511,27 +570,69 @@ export class RolloutRepository {
         AND c.status IN ('succeeded', 'failed', 'expired')`.execute(this.db);
   }
 
-  /** Cancels panels not yet verifying; returns their commands (to stop) and devices. */
-  async cancelTargets(taskId: number, deviceId: number | undefined, reason: string, now: number) {
+  /**
+   * A program's play time is over (its second `succeeded`, detail `finished`): the row is finished
+   * unless it was cancelled or failed first (a `finished` arriving with `playing` in one batch too).
+   */
+  async finish(commandIds: string[], now: number) {
+    for (const part of chunk(commandIds, 500))
+      await this.db
+        .updateTable('rollout_targets')
+        .set({ state: 'succeeded', reason: 'finished', updated_at: now })
+        .where('command_id', 'in', part)
+        .where((eb) =>
+          eb.or([
+            eb('state', 'in', BEFORE.final),
+            eb.and([eb('state', '=', 'succeeded'), eb('reason', '=', '')]),
+          ]),
+        )
+        .execute();
+  }
+
+  /**
+   * Cancels panels not yet verifying (`runsOn`: also verifying, installing and succeeded but not
+   * finished, as a program plays on after it succeeded); returns their commands (to stop) and
+   * devices. The same condition holds in the UPDATE, so a row that finished meanwhile stays.
+   */
+  async cancelTargets(
+    taskId: number,
+    deviceId: number | undefined,
+    reason: string,
+    now: number,
+    runsOn = false,
+  ) {
+    const states: TargetState[] = runsOn
+      ? ['queued', 'waiting', 'sent', 'downloading', 'verifying', 'installing']
+      : ['queued', 'waiting', 'sent', 'downloading'];
+    const cancellable = (eb: ExpressionBuilder<Database, 'rollout_targets'>) =>
+      runsOn
+        ? eb.or([eb('state', 'in', states), eb.and([eb('state', '=', 'succeeded'), eb('reason', '=', '')])])
+        : eb('state', 'in', states);
     return this.db.transaction().execute(async (trx) => {
       let query = trx
         .selectFrom('rollout_targets')
         .select(['id', 'device_id', 'command_id', 'state'])
         .where('task_id', '=', taskId)
-        .where('state', 'in', ['queued', 'waiting', 'sent', 'downloading']);
+        .where(cancellable);
       if (deviceId !== undefined) query = query.where('device_id', '=', deviceId);
       const rows = await query.execute();
-      for (const part of chunk(
-        rows.map((r) => r.id),
-        500,
-      ))
-        await trx
+      const cancelled: typeof rows = [];
+      for (const part of chunk(rows, 500)) {
+        const changed = await trx
           .updateTable('rollout_targets')
           .set({ state: 'cancelled', reason, updated_at: now })
-          .where('id', 'in', part)
-          .where('state', 'in', ['queued', 'waiting', 'sent', 'downloading'])
+          .where(
+            'id',
+            'in',
+            part.map((r) => r.id),
+          )
+          .where(cancellable)
+          .returning('id')
           .execute();
-      return rows;
+        const ids = new Set(changed.map((r) => r.id));
+        cancelled.push(...part.filter((r) => ids.has(r.id)));
+      }
+      return cancelled;
     });
   }
 

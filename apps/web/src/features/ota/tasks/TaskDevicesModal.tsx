@@ -33,7 +33,7 @@ export function TaskDevicesModal({
   const columns: TableColumnsType<TaskDevice> = [
     { title: t('ota.task.versionCurrent'), dataIndex: 'otaVersionCurrent' },
     { title: t('ota.task.versionUpdate'), dataIndex: 'otaVersionUpdate' },
-    { title: t('ota.task.wave'), dataIndex: 'wave', render: (_, r) => r.wave + 1 },
+    { title: t('ota.task.wave'), dataIndex: 'wave', render: (_, r) => (r.wave === null ? '-' : r.wave + 1) },
   ];
 
   return (
