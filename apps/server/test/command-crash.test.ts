@@ -5,21 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { device } from '@panelfleet/contract';
-import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { md5Hex } from '../src/security/passwords.js';
 import { backends, TestClient } from './harness.js';
+import { connectCountingPanel, type CountingPanel } from './counting-panel.js';
 import { waitFor } from './device-helpers.js';
 import { freePort, startServerProcess } from './server-process.js';
 
 const DEVICES = 1000;
-interface CrashPanel {
-  client: MqttClient;
-  executed: Set<string>;
-  executions: number;
-  duplicates: number;
-}
 
 type StatusCounts = Array<{ status: string; n: number }>;
 
@@ -65,7 +59,7 @@ describe.each(backends)(
   'a server killed with SIGKILL in the middle of a 1,000-device label command on %s',
   (backend) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pf-crash-'));
-    const panels: CrashPanel[] = [];
+    const panels: CountingPanel[] = [];
     let child: ChildProcess | undefined;
     let database: Awaited<ReturnType<typeof crashDatabase>> | undefined;
     afterAll(async () => {
@@ -121,39 +115,10 @@ describe.each(backends)(
               body: JSON.stringify({ v: 1, serial, enrollmentSecret: secret }),
             });
             const creds = device.enroll.reply.parse(await response.json()).dataObject;
-            const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
-              clientId: serial,
-              username: serial,
-              password: creds.password,
-              reconnectPeriod: 300,
-              connectTimeout: 5000,
-            });
-            const panel: CrashPanel = { client, executed: new Set(), executions: 0, duplicates: 0 };
-            client.on('message', (_t, payload) => {
-              const cmd = device.commandEnvelope.parse(JSON.parse(payload.toString()));
-              if (panel.executed.has(cmd.id)) panel.duplicates++;
-              else {
-                panel.executed.add(cmd.id);
-                panel.executions++;
-              }
-              if (
-                panel.executions + panel.duplicates === 1 &&
-                panels.reduce((n, p) => n + p.executions, 0) >= 100
-              )
+            const panel = await connectCountingPanel(`mqtt://127.0.0.1:${mqttPort}`, creds, (p) => {
+              if (p.executions + p.duplicates === 1 && panels.reduce((n, q) => n + q.executions, 0) >= 100)
                 kill();
-              void client
-                .publishAsync(
-                  `pf/v1/d/${serial}/ack`,
-                  JSON.stringify({ v: 1, id: cmd.id, result: 'succeeded' }),
-                  { qos: 1 },
-                )
-                .catch(() => undefined);
             });
-            client.on(
-              'connect',
-              () => void client.subscribeAsync(`pf/v1/d/${serial}/cmd`, { qos: 1 }).catch(() => undefined),
-            );
-            await client.subscribeAsync(`pf/v1/d/${serial}/cmd`, { qos: 1 });
             panels.push(panel);
           }),
         );

@@ -45,6 +45,9 @@ export class ThrowawayMosquitto {
         `listener ${broker.port} 127.0.0.1`,
         'allow_anonymous true',
         'persistence false',
+        // The default (1000) drops what is queued for a client beyond it: an instance joining a
+        // fleet of over a thousand panels would miss retained presence messages (docs/operations.md).
+        'max_queued_messages 0',
         'log_dest none',
         '',
       ].join('\n'),

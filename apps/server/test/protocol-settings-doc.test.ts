@@ -62,6 +62,7 @@ describe('the protocol document and the settings schemas', () => {
     expect(example!.order).toBe(device.ORDERS.certificate);
     expect(device.certificateValue.safeParse(example!.value).success).toBe(true);
     for (const field of ['name', 'pem', 'sha256']) expect(certificate).toContain(`\`${field}\``);
-    expect(sectionOf('### 5.6 Command envelope')).toContain('| `CERTIFICATE` |');
+    // A table row of its own, however wide the formatter pads the order column.
+    expect(sectionOf('### 5.6 Command envelope')).toMatch(/^\| `CERTIFICATE` +\|/m);
   });
 });

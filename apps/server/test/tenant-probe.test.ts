@@ -104,6 +104,8 @@ const TENANT_IDS_BY_PATH: Record<string, Record<string, Kind>> = {
   '/deviceErrorLog/updateStatus': { id: 'abnormalLog' },
   '/apkUpgrade/icon': { id: 'apkVersion' },
   '/program/publishTargets': { taskId: 'programTask' },
+  '/program/cancelTask': { taskId: 'programTask' },
+  '/program/cancelTaskDevice': { taskId: 'programTask' },
 };
 const kindOf = (path: string, name: string): Kind | undefined =>
   TENANT_IDS_BY_PATH[path]?.[name] ?? TENANT_IDS[name];

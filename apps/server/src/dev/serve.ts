@@ -1,19 +1,33 @@
 import { buildApp } from '../app.js';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
+import { tuneHeapGrowth } from '../heap.js';
 import { UserRepository } from '../modules/users/repository.js';
 import { loadPepper } from '../security/pepper.js';
 import { seedAccounts } from './seed-accounts.js';
 
 /**
  * A server with the sample accounts seeded once (demo and crash tests). Prints one JSON line
- * {"ready":true,...} on stdout when it listens. COMMAND_PUBLISH_BATCH shrinks the fan-out batches.
+ * {"ready":true,...} on stdout when it listens. Tests shorten timings: COMMAND_PUBLISH_BATCH (the
+ * fan-out batches), COMMAND_RETRY_MS (an unacknowledged command is published again) and
+ * ROLLOUT_LEASE_MS (how long a rollout task stays with an instance that stopped renewing it).
  */
 const config = loadConfig();
-const batch = Number(process.env.COMMAND_PUBLISH_BATCH ?? '0');
+tuneHeapGrowth(config.heapGrowingPercent);
+const positive = (name: string) => {
+  const value = Number(process.env[name] ?? '0');
+  return value > 0 ? value : undefined;
+};
+const batch = positive('COMMAND_PUBLISH_BATCH');
+const retryMs = positive('COMMAND_RETRY_MS');
+const leaseMs = positive('ROLLOUT_LEASE_MS');
 const app = await buildApp(config, {
   logger: process.env.LOG_LEVEL !== 'silent',
-  ...(batch > 0 ? { commandTimings: { publishBatch: batch } } : {}),
+  commandTimings: {
+    ...(batch ? { publishBatch: batch } : {}),
+    ...(retryMs ? { retryMs } : {}),
+  },
+  ...(leaseMs ? { rollout: { leaseMs } } : {}),
 });
 const seeded = await new UserRepository(app.db.kysely).findByName('operator1');
 if (!seeded) await seedAccounts(app.db, loadPepper(config.passwordPepper, config.dataDir), systemClock);
