@@ -21,6 +21,9 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     viewport: { width: 1366, height: 800 },
+    // The console honours the system's reduced-motion setting: dialogs open without zooming in, so
+    // a click never lands on a button that is still moving (and no test waits for an animation).
+    reducedMotion: 'reduce',
     // A click that can never happen fails at its own line instead of at the test's time limit.
     actionTimeout: 15_000,
     launchOptions: {

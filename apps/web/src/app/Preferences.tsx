@@ -9,6 +9,7 @@ import type { Language } from '@panelfleet/contract';
 import { switchLanguage } from '../i18n';
 import { dayjsLocaleOf, saveLanguage } from '../i18n/language';
 import { loadSkin, saveSkin, skinById, type Skin, type SkinId } from '../features/shell/skins';
+import { usePrefersReducedMotion } from './reducedMotion';
 
 interface Preferences {
   language: Language;
@@ -31,7 +32,7 @@ export function applyLanguage(language: Language): void {
   document.documentElement.lang = language;
 }
 
-/** Language and skin, remembered locally, and the antd theme and locale that follow them. */
+/** Language and skin, remembered locally, and the antd theme (with the system's motion preference) and locale that follow them. */
 export function PreferencesProvider({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const [language, setLanguageState] = useState<Language>(i18n.language as Language);
@@ -58,7 +59,11 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
     () => ({ language, setLanguage, skin, setSkin }),
     [language, setLanguage, skin, setSkin],
   );
-  const theme = useMemo(() => ({ token: { colorPrimary: skin.color } }), [skin]);
+  const reducedMotion = usePrefersReducedMotion();
+  const theme = useMemo(
+    () => ({ token: { colorPrimary: skin.color, motion: !reducedMotion } }),
+    [skin, reducedMotion],
+  );
 
   return (
     <PreferencesContext.Provider value={value}>
