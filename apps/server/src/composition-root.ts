@@ -83,6 +83,7 @@ import { ThrottleRepository } from './modules/auth/throttle-repository.js';
 import { LoginThrottle, type ThrottleLimits } from './modules/auth/throttle.js';
 import { avatarRoutes } from './modules/avatar/routes.js';
 import { AvatarService } from './modules/avatar/service.js';
+import { openFileStore } from './files/open-store.js';
 import { CaptchaRepository } from './modules/captcha/repository.js';
 import { captchaRoutes } from './modules/captcha/routes.js';
 import { CaptchaService } from './modules/captcha/service.js';
@@ -207,7 +208,7 @@ export interface DashboardStack {
 export interface DeviceStack {
   gateway: DeviceGateway;
   commands: CommandService;
-  /** Files panels download (OTA, APK) under DATA_DIR/files, as signed device-bound URLs. */
+  /** Files panels download (OTA, APK, materials) from the file store's files area, as signed device-bound URLs. */
   downloads: DownloadService;
   /** The company enrollment secrets (the demo reads one through it). */
   enrollmentSecrets: DeviceService;
@@ -264,6 +265,11 @@ export async function compose({
   // Panels receive the firmware signing key's public half at enrollment (OTA manifests).
   const signer = FirmwareSigner.load(config.firmwareSigningKey, config.dataDir);
   const secureCookies = config.baseUrl.startsWith('https://');
+  // Uploaded and served files: DATA_DIR, or an S3-compatible bucket that every instance reads.
+  const fileStore = openFileStore(config.files, config.dataDir);
+  http.addHook('onClose', async () => fileStore.close());
+  // Local work files (received, checked, hashed before they go into the store); never kept.
+  const workDir = path.join(config.dataDir, 'tmp');
 
   // ---- users, organisations, sessions ----
   const hasher = new PasswordHasher(pepper);
@@ -382,7 +388,7 @@ export async function compose({
   registrationRoutes(router, registration);
   passwordRoutes(router, passwords);
   personalRoutes(router, new PersonalService({ users, log: operations }));
-  avatarRoutes(router, new AvatarService({ users, log: operations, dataDir: config.dataDir }));
+  avatarRoutes(router, new AvatarService({ users, log: operations, files: fileStore.within('avatars') }));
 
   // ---- customers and console users ----
   const customers = new CustomerService({
@@ -474,7 +480,7 @@ export async function compose({
 
   // ---- downloads (files panels fetch over signed URLs) ----
   const downloads = new DownloadService(
-    path.join(config.dataDir, 'files'),
+    fileStore.within('files'),
     UrlSigner.fromPepper(pepper),
     config.baseUrl,
     clock,
@@ -594,11 +600,11 @@ export async function compose({
     ),
   );
   const otaFiles = new OtaFileService({
-    files: otaFileRecords,
+    fileRecords: otaFileRecords,
     rollouts,
     uploads,
     signer,
-    downloadRoot: downloads.root,
+    files: downloads.files,
     log: operations,
     clock,
   });
@@ -644,7 +650,7 @@ export async function compose({
   });
   apkRoutes(
     router,
-    new ApkService({ apks: apkRecords, uploads, downloadRoot: downloads.root, log: operations, clock }),
+    new ApkService({ apks: apkRecords, uploads, files: downloads.files, log: operations, clock }),
     apkInstalls,
   );
   uploads.startSweeping();
@@ -860,7 +866,8 @@ export async function compose({
     repository: new MaterialRepository(kysely),
     log: operations,
     clock,
-    folder: path.join(downloads.root, 'materials'),
+    files: downloads.files,
+    workDir: path.join(workDir, 'materials'),
     inUse: (orgId, materialId) => programRecords.materialInUse(orgId, materialId),
     poster: { ffmpegPath: config.ffmpegPath, timeoutMs: 15_000 },
     logWarn: (message) => log.warn(message),
@@ -889,7 +896,7 @@ export async function compose({
       log: operations,
       clock,
     }),
-    new ProgramZipService({ programs: programService, materials, log: operations, dataDir: config.dataDir }),
+    new ProgramZipService({ programs: programService, materials, log: operations, workDir }),
   );
   notificationRoutes(
     router,

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import type { FileStoreSettings } from './files/open-store.js';
 
 const flag = (fallback: 'on' | 'off') =>
   z
@@ -96,6 +97,17 @@ const envSchema = z.object({
     .int()
     .min(1000)
     .default(5 * 60_000),
+  /** Where uploaded and served files live: `local` (DATA_DIR, or a shared filesystem there) or `s3`. */
+  FILE_STORE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.string().url().optional(),
+  /** The address panels and browsers reach the bucket at, when it differs from S3_ENDPOINT. */
+  S3_PUBLIC_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Bucket in the path (http://host/bucket/key), as MinIO and most S3-compatible stores want. */
+  S3_FORCE_PATH_STYLE: flag('on'),
 });
 
 export type DatabaseTarget =
@@ -135,6 +147,8 @@ export interface Config {
   firmwareSigningKey?: string;
   rollout: { maxDownloads: number; jitterMs: number; lateWindowMs: number };
   heapGrowingPercent: number;
+  /** Where files live (docs/operations.md, "Files"). */
+  files: FileStoreSettings;
 }
 
 export interface MqttConfig {
@@ -183,6 +197,29 @@ function defaultIpDatabase(): string {
   }
 }
 
+function fileStoreSettings(e: z.infer<typeof envSchema>): FileStoreSettings {
+  if (e.FILE_STORE === 'local') return { kind: 'local' };
+  const missing = [...(e.S3_ENDPOINT ? [] : ['S3_ENDPOINT']), ...(e.S3_BUCKET ? [] : ['S3_BUCKET'])];
+  if (missing.length)
+    throw new Error(
+      `Invalid configuration: FILE_STORE=s3 needs ${missing.join(' and ')} (the S3-compatible store's address and bucket)`,
+    );
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY)
+    throw new Error(
+      'Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or leave both out for the AWS_* variables)',
+    );
+  return {
+    kind: 's3',
+    endpoint: e.S3_ENDPOINT!,
+    publicEndpoint: e.S3_PUBLIC_ENDPOINT,
+    bucket: e.S3_BUCKET!,
+    region: e.S3_REGION,
+    accessKeyId: e.S3_ACCESS_KEY_ID,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+  };
+}
+
 /** Reads the configuration from the environment, with embedded defaults for a fresh machine. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -227,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lateWindowMs: e.ROLLOUT_LATE_WINDOW_MS,
     },
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,
+    files: fileStoreSettings(e),
     mqtt: {
       port: e.MQTT_TCP ? e.MQTT_PORT : null,
       webSocket: e.MQTT_WS,

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
 import { apk } from '@panelfleet/contract';
 import type { Router } from '../../http/router.js';
-import { Refusal } from '../../refusal.js';
 import type { ApkInstallService } from './install-service.js';
 import type { ApkService } from './service.js';
 
@@ -61,9 +59,7 @@ export function apkRoutes(router: Router, s: ApkService, installs: ApkInstallSer
     dataObject: { cancelled: await installs.cancel(session.user, ip, params.apkTaskId) },
   }));
   router.add(apk.apkIcon, async ({ session, params, reply }) => {
-    const file = await s.icon(session.user, params.kind, params.id);
-    const content = await fs.promises.readFile(file).catch(() => undefined);
-    if (!content) throw new Refusal('apk.iconNotFound', 'notFound');
+    const content = await s.icon(session.user, params.kind, params.id);
     reply.type('image/png').header('cache-control', 'private, max-age=86400');
     return content;
   });

@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { apk } from '@panelfleet/contract';
 import sharp from 'sharp';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
+import type { FileStore } from '../../files/store.js';
 import { pageOffset } from '../../http/access.js';
 import type { SessionUser } from '../../http/router.js';
 import { Refusal } from '../../refusal.js';
@@ -17,7 +16,7 @@ type Card = z.infer<typeof apk.apkCard>;
 type Version = z.infer<typeof apk.apkVersion>;
 type Sub = z.infer<typeof apk.apkFileSub>;
 
-/** Where APKs and their icons live, relative to the download root (DATA_DIR/files). */
+/** Where APKs and their icons live in the store's files area (the downloads module serves it). */
 const APK_DIR = 'apk';
 const ICON_SIZE = 192;
 
@@ -40,18 +39,19 @@ interface Stored {
 
 /**
  * The APK repository (spec 3 section 2.6): every APK is read on upload (apk-reader.ts) and
- * checked against its card before anything is stored; the bytes move under DATA_DIR/files/apk
- * (a rename, never a copy) and the launcher icon is re-encoded as a PNG beside them. A refused
- * file leaves nothing: its bytes go back to the upload (a rule refusal: the operator may retry
- * with the downgrade box) or are deleted (not an APK).
+ * checked against its card before anything is stored; the bytes go into the file store under
+ * files/apk (on a directory store a second name, never a copy) and the launcher icon is
+ * re-encoded as a PNG beside them; the upload's bytes go once the APK is recorded. A refused
+ * file leaves nothing stored: its bytes stay with the upload (a rule refusal: the operator may
+ * retry with the downgrade box) or are deleted (not an APK).
  */
 export class ApkService {
   constructor(
     private readonly deps: {
       apks: ApkRepository;
       uploads: UploadService;
-      /** DATA_DIR/files: the downloads module serves panels from here. */
-      downloadRoot: string;
+      /** The file store's files area: the downloads module serves panels from here. */
+      files: FileStore;
       log: OperationLog;
       clock: Clock;
     },
@@ -92,14 +92,16 @@ export class ApkService {
     };
   }
 
-  /** The icon file of a version or auxiliary app the caller sees. */
-  async icon(caller: SessionUser, kind: 'version' | 'sub', id: number): Promise<string> {
+  /** The icon (PNG bytes) of a version or auxiliary app the caller sees. */
+  async icon(caller: SessionUser, kind: 'version' | 'sub', id: number): Promise<Buffer> {
     const row =
       kind === 'version'
         ? await this.deps.apks.version(caller.orgId, id)
         : await this.deps.apks.sub(caller.orgId, id);
     if (!row?.icon_path) throw new Refusal('apk.iconNotFound', 'notFound');
-    return path.join(this.deps.downloadRoot, row.icon_path);
+    const png = await this.deps.files.readBytes(row.icon_path);
+    if (!png) throw new Refusal('apk.iconNotFound', 'notFound');
+    return png;
   }
 
   // ---- uploads ----
@@ -116,12 +118,13 @@ export class ApkService {
       throw err;
     }
     const name = crypto.randomUUID();
-    const relative = path.join(APK_DIR, `${name}.apk`);
-    const target = path.join(this.deps.downloadRoot, relative);
+    const relative = `${APK_DIR}/${name}.apk`;
     let iconRelative = '';
-    let moved = false;
+    const remove = async () => {
+      await this.deps.files.delete(relative);
+      if (iconRelative) await this.deps.files.delete(iconRelative);
+    };
     try {
-      await fs.promises.mkdir(path.dirname(target), { recursive: true });
       if (info.icon) {
         // Re-encoded: what the console shows is a PNG the server made, never the APK's bytes.
         const png = await sharp(info.icon)
@@ -130,16 +133,16 @@ export class ApkService {
           .toBuffer()
           .catch(() => undefined);
         if (png) {
-          iconRelative = path.join(APK_DIR, `${name}.png`);
-          await fs.promises.writeFile(path.join(this.deps.downloadRoot, iconRelative), png);
+          iconRelative = `${APK_DIR}/${name}.png`;
+          await this.deps.files.putBytes(iconRelative, png, 'image/png');
         }
       }
-      await fs.promises.rename(upload.absolute, target);
-      moved = true;
+      await this.deps.files.putFile(relative, upload.absolute, {
+        keep: true,
+        contentType: 'application/vnd.android.package-archive',
+      });
     } catch (err) {
-      if (moved) await fs.promises.rename(target, upload.absolute);
-      if (iconRelative)
-        await fs.promises.rm(path.join(this.deps.downloadRoot, iconRelative), { force: true });
+      await remove();
       await upload.giveBack();
       throw err;
     }
@@ -149,9 +152,7 @@ export class ApkService {
       relative,
       iconRelative,
       undo: async () => {
-        await fs.promises.rename(target, upload.absolute);
-        if (iconRelative)
-          await fs.promises.rm(path.join(this.deps.downloadRoot, iconRelative), { force: true });
+        await remove();
         await upload.giveBack();
       },
       done: () => upload.done(),
@@ -350,8 +351,7 @@ export class ApkService {
   }
 
   private async removeFiles(files: string[]) {
-    for (const file of files)
-      if (file) await fs.promises.rm(path.join(this.deps.downloadRoot, file), { force: true });
+    for (const file of files) if (file) await this.deps.files.delete(file);
   }
 }
 

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { accounts } from '@panelfleet/contract';
 import { Refusal } from '../../refusal.js';
 import type { Router } from '../../http/router.js';
@@ -19,9 +18,9 @@ export function avatarRoutes(router: Router, avatars: AvatarService) {
   });
 
   router.add(accounts.avatarImage, async ({ session, reply }) => {
-    const file = await avatars.fileOf(session.user);
-    if (!file || !fs.existsSync(file)) throw new Refusal('common.notFound', 'notFound');
+    const image = await avatars.imageOf(session.user);
+    if (!image) throw new Refusal('common.notFound', 'notFound');
     reply.type('image/jpeg').header('cache-control', 'private, max-age=86400');
-    return fs.promises.readFile(file);
+    return image;
   });
 }

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
+import type { FileStore } from '../../files/store.js';
 import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { OperationLog } from '../operation-log/repository.js';
@@ -13,20 +12,16 @@ export const AVATAR_SIZE = 150;
 export const AVATAR_MAX_SIDE = 4000;
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 
-/** Avatars: checked by content, re-encoded as a 150x150 jpg under a generated name in DATA_DIR/avatars. */
+/** Avatars: checked by content, re-encoded as a 150x150 jpg under a generated name in the file store (avatars/). */
 export class AvatarService {
-  private readonly folder: string;
-
   constructor(
     private readonly deps: {
       users: Pick<UserRepository, 'avatarOf' | 'setAvatar'>;
       log: OperationLog;
-      dataDir: string;
+      /** The file store's avatars area. */
+      files: FileStore;
     },
-  ) {
-    this.folder = path.join(deps.dataDir, 'avatars');
-    fs.mkdirSync(this.folder, { recursive: true });
-  }
+  ) {}
 
   private async toJpeg(file: Buffer): Promise<Buffer> {
     const type = detectImageType(file);
@@ -59,23 +54,23 @@ export class AvatarService {
   async replace(caller: SessionUser, file: Buffer, ip: string): Promise<string> {
     const jpeg = await this.toJpeg(file);
     const name = `${crypto.randomBytes(16).toString('hex')}.jpg`;
-    await fs.promises.writeFile(path.join(this.folder, name), jpeg, { flag: 'wx' });
+    await this.deps.files.putBytes(name, jpeg, 'image/jpeg');
     const previous = await this.deps.users.avatarOf(caller.id);
     await this.deps.users.setAvatar(caller.id, name);
-    if (previous) await fs.promises.rm(this.pathOf(previous), { force: true });
+    if (previous) await this.deps.files.delete(this.keyOf(previous));
     await this.deps.log.recordBy(caller, ip, 'updateAvatar', 'changed the avatar');
     return name;
   }
 
-  /** The file of the caller's avatar, or undefined when there is none. */
-  async fileOf(caller: SessionUser): Promise<string | undefined> {
+  /** The caller's avatar (JPEG bytes), or undefined when there is none. */
+  async imageOf(caller: SessionUser): Promise<Buffer | undefined> {
     const avatar = await this.deps.users.avatarOf(caller.id);
-    return avatar ? this.pathOf(avatar) : undefined;
+    return avatar ? this.deps.files.readBytes(this.keyOf(avatar)) : undefined;
   }
 
-  private pathOf(name: string): string {
+  private keyOf(name: string): string {
     // Names are generated here; anything else in the column is not a file of ours.
     if (!/^[a-f0-9]{32}\.jpg$/.test(name)) throw new Refusal('common.notFound', 'notFound');
-    return path.join(this.folder, name);
+    return name;
   }
 }

@@ -3,7 +3,7 @@ import { device } from '@panelfleet/contract';
 import { Refusal } from '../../refusal.js';
 import type { Router } from '../../http/router.js';
 import { parseRange } from './range.js';
-import { sendFileRange } from './send-file.js';
+import { sendStoredRange } from './send-file.js';
 import type { DownloadService } from './service.js';
 
 /**
@@ -15,7 +15,7 @@ export function downloadRoutes(router: Router, downloads: DownloadService) {
     device.downloadFile,
     async ({ params, panel, request, reply }) => {
       // The router checked the panel's credentials; the link must also be signed for that panel.
-      const { grant, absolute } = await downloads.grantFor(panel.deviceKey, params.t ?? '');
+      const { grant } = await downloads.grantFor(panel.deviceKey, params.t ?? '');
 
       const etag = `"${grant.sha256}"`;
       const ifRange = request.headers['if-range'];
@@ -39,10 +39,17 @@ export function downloadRoutes(router: Router, downloads: DownloadService) {
         await reply.code(status).headers(headers).send();
         return undefined;
       }
+      // An S3 store serves the bytes itself (with Range): the panel follows the redirect with its
+      // own Range header, and drops its credentials there as any client does across origins.
+      const storeUrl = await downloads.storeUrl(grant);
+      if (storeUrl) {
+        await reply.header('cache-control', 'private, no-store').redirect(storeUrl);
+        return undefined;
+      }
       // The body goes out through reused buffers (send-file.ts), on the raw response.
       reply.hijack();
       reply.raw.writeHead(status, headers);
-      await sendFileRange(reply.raw, absolute, start, end).catch((err: unknown) => {
+      await sendStoredRange(reply.raw, downloads.files, grant.file, start, end).catch((err: unknown) => {
         request.log.error({ err, file: grant.file }, 'download interrupted by a server fault');
         reply.raw.destroy();
       });

@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import fs from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import type { FileStore } from '../../files/store.js';
 
 const CHUNK = 256 * 1024;
 
@@ -40,4 +42,20 @@ export async function sendFileRange(
     res.off('close', onClose);
     await handle.close();
   }
+}
+
+/**
+ * Bytes start..end of a stored file: from its path with reused buffers when the store is a
+ * directory, else as the store's stream (a store without its own URLs).
+ */
+export async function sendStoredRange(
+  res: ServerResponse,
+  store: FileStore,
+  key: string,
+  start: number,
+  end: number,
+): Promise<void> {
+  const local = store.localPath(key);
+  if (local !== undefined) return sendFileRange(res, local, start, end);
+  await pipeline(await store.read(key, { start, end }), res);
 }

@@ -1,11 +1,10 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../../clock.js';
+import { checkKey, InvalidKey, type FileStore } from '../../files/store.js';
 import type { DownloadGrant, UrlSigner } from './signing.js';
 import { Refusal } from '../../refusal.js';
-
 /** A file panels may download: where it is (relative to the download root) and what it must hash to. */
 export interface RegisteredFile {
   path: string;
@@ -30,52 +29,69 @@ export interface SignedDownload {
   expiresAt: number;
 }
 
-export type Opened =
-  { ok: true; grant: DownloadGrant; absolute: string } | { ok: false; why: 'invalid' | 'expired' | 'gone' };
+export type Opened = { ok: true; grant: DownloadGrant } | { ok: false; why: 'invalid' | 'expired' | 'gone' };
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** Signed URLs live an hour (protocol section 6); a retried command is signed again. */
 export const DOWNLOAD_URL_TTL_MS = 60 * 60_000;
+/**
+ * A store's own URL (S3 presigned), handed out in a redirect right after the server checked the
+ * panel's link: minutes, not the hour of the panel's link. A transfer already started runs on; a
+ * resume comes back to the server and gets a new one.
+ */
+export const STORE_URL_TTL_SECONDS = 5 * 60;
 
-export async function sha256OfFile(file: string): Promise<string> {
+/** The SHA-256 of a file in the store, read once as a stream. */
+export async function sha256OfStored(store: FileStore, key: string): Promise<string> {
   const hash = crypto.createHash('sha256');
-  await pipeline(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), hash);
+  await pipeline(await store.read(key), hash);
   return hash.digest('hex');
 }
 
+const keyOrUndefined = (key: string) => {
+  try {
+    return checkKey(key);
+  } catch (error) {
+    if (error instanceof InvalidKey) return undefined;
+    throw error;
+  }
+};
+
 /**
- * Files under DATA_DIR/files that panels download over HTTP (OTA firmware, APKs): registered with
- * the size and SHA-256 the server checked itself, handed out as short-lived URLs bound to one panel.
+ * Files of the store's `files/` area that panels download over HTTP (OTA firmware, APKs,
+ * materials): registered with the size and SHA-256 the server checked itself, handed out as
+ * short-lived URLs bound to one panel. The server checks every link; the bytes come from the
+ * server (a directory store) or, through a redirect, from the store itself (S3).
  */
 export class DownloadService {
   constructor(
-    readonly root: string,
+    /** The `files/` area of the file store: keys are `ota/…`, `apk/…`, `materials/…`. */
+    readonly files: FileStore,
     private readonly signer: UrlSigner,
     private readonly baseUrl: string,
     private readonly clock: Clock,
     private readonly ttlMs = DOWNLOAD_URL_TTL_MS,
   ) {}
 
-  /** Resolves a path below the root; undefined for anything that escapes it. */
-  private inside(relative: string): string | undefined {
-    const absolute = path.resolve(this.root, relative);
-    return absolute.startsWith(this.root + path.sep) ? absolute : undefined;
-  }
-
   /**
-   * Registers a file below the root (a path relative to it, or absolute inside it): it must exist
-   * with exactly this size and SHA-256, which the server verifies by reading it once.
+   * Registers a file of the store's files area (its key): it must exist with exactly this size
+   * and SHA-256, which the server verifies by reading it once.
    */
   async register(file: { path: string; size: number; sha256: string }): Promise<RegisteredFile> {
-    const absolute = this.inside(file.path);
-    if (!absolute) throw new RegisterError('outsideRoot');
-    const stat = await fs.promises.stat(absolute).catch(() => undefined);
-    if (!stat?.isFile()) throw new RegisterError('notFound');
+    const key = keyOrUndefined(file.path);
+    if (!key) throw new RegisterError('outsideRoot');
+    const stat = await this.files.stat(key);
+    if (!stat) throw new RegisterError('notFound');
     if (stat.size !== file.size) throw new RegisterError('sizeMismatch');
     const sha256 = file.sha256.toLowerCase();
-    if (!SHA256_HEX.test(sha256) || (await sha256OfFile(absolute)) !== sha256)
+    if (!SHA256_HEX.test(sha256) || (await sha256OfStored(this.files, key)) !== sha256)
       throw new RegisterError('checksumMismatch');
-    return { path: path.relative(this.root, absolute), size: stat.size, sha256 };
+    return { path: key, size: stat.size, sha256 };
+  }
+
+  /** Where a checked grant's bytes come from: a store URL to redirect to, else undefined (the server sends them). */
+  storeUrl(grant: DownloadGrant): Promise<string | undefined> {
+    return this.files.directUrl(grant.file, { ttlSeconds: STORE_URL_TTL_SECONDS });
   }
 
   /** A URL only `deviceKey` may use, valid for the next hour. */
@@ -101,7 +117,7 @@ export class DownloadService {
    * The file a panel may fetch with this token: the link must be signed for that very panel,
    * unexpired, and its file still there with the registered size.
    */
-  async grantFor(deviceKey: string, token: string): Promise<{ grant: DownloadGrant; absolute: string }> {
+  async grantFor(deviceKey: string, token: string): Promise<{ grant: DownloadGrant }> {
     const opened = await this.open(token);
     if (!opened.ok) {
       if (opened.why === 'expired') throw new Refusal('download.linkExpired', 'gone');
@@ -117,10 +133,9 @@ export class DownloadService {
     const grant = this.signer.verify(token);
     if (!grant) return { ok: false, why: 'invalid' };
     if (grant.expiresAt <= this.clock.now()) return { ok: false, why: 'expired' };
-    const absolute = this.inside(grant.file);
-    if (!absolute) return { ok: false, why: 'invalid' };
-    const stat = await fs.promises.stat(absolute).catch(() => undefined);
-    if (!stat?.isFile() || stat.size !== grant.size) return { ok: false, why: 'gone' };
-    return { ok: true, grant, absolute };
+    if (!keyOrUndefined(grant.file)) return { ok: false, why: 'invalid' };
+    const stat = await this.files.stat(grant.file);
+    if (!stat || stat.size !== grant.size) return { ok: false, why: 'gone' };
+    return { ok: true, grant };
   }
 }

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { materials, translate } from '@panelfleet/contract';
 import { pageOffset } from '../../http/access.js';
 import { Refusal } from '../../refusal.js';
@@ -98,7 +97,8 @@ export function materialRoutes(
   // The console's <audio> element asks for ranges to seek; the session scopes it to the company.
   router.add(materials.materialFile, async ({ session, params, request, reply }) => {
     const orgId = session.user.orgId;
-    const { record, path } = await service.fileOf(orgId, params.materialId);
+    const file = await service.fileOf(orgId, params.materialId);
+    const { record } = file;
     const size = record.file_size;
     const range = parseRange(request.headers.range, size);
     reply
@@ -114,7 +114,8 @@ export function materialRoutes(
     const { start, end } = range === 'whole' ? { start: 0, end: size - 1 } : range;
     if (range !== 'whole') reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
     reply.header('content-length', String(end - start + 1));
-    return fs.createReadStream(path, { start, end });
+    // Streamed through the server from either store: the console's CSP admits only its own origin.
+    return service.read(file, { start, end });
   });
 
   materialThumbnailRoute(router, service);
@@ -122,8 +123,8 @@ export function materialRoutes(
 
 function materialThumbnailRoute(router: Router, service: MaterialService) {
   router.add(materials.materialThumbnail, async ({ session, params, reply }) => {
-    const file = await service.thumbnailOf(session.user.orgId, params.materialId);
+    const thumbnail = await service.thumbnailOf(session.user.orgId, params.materialId);
     reply.type('image/webp').header('cache-control', 'private, max-age=3600');
-    return fs.createReadStream(file);
+    return thumbnail;
   });
 }

@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { materials } from '@panelfleet/contract';
 import sharp from 'sharp';
 import type { Clock } from '../../clock.js';
+import { FileMissing, type ByteSpan, type FileStore } from '../../files/store.js';
 import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { OperationLog } from '../operation-log/repository.js';
@@ -43,26 +45,30 @@ export const toMaterial = (row: MaterialRecord, poster = false): materials.Mater
 
 export interface StoredFile {
   record: MaterialRecord;
-  path: string;
+  /** The file's key in the store's files area (what the downloads module registers). */
+  key: string;
 }
+
+/** Where materials live in the store's files area, so panels can fetch one through a signed URL. */
+const FOLDER = 'materials';
 
 /**
  * Materials of a customer (audio for notifications; images and videos for programs): checked by
- * name and by content before anything is kept, stored under a generated name in
- * DATA_DIR/files/materials with their SHA-256; images are decoded once and get a WebP thumbnail;
- * videos get a WebP poster frame made by ffmpeg when it can (otherwise the console shows the
- * video type icon, and the reason is logged).
+ * name and by content in a local work directory before anything is kept, then stored under a
+ * generated name in the file store (files/materials) with their SHA-256; images are decoded once
+ * and get a WebP thumbnail; videos get a WebP poster frame made by ffmpeg when it can (otherwise
+ * the console shows the video type icon, and the reason is logged).
  */
 export class MaterialService {
-  readonly folder: string;
-
-  /** `folder` lies below the download root, so panels can fetch a material through a signed URL. */
   constructor(
     private readonly deps: {
       repository: MaterialRepository;
       log: OperationLog;
       clock: Clock;
-      folder: string;
+      /** The file store's files area. */
+      files: FileStore;
+      /** A local directory for files being received and checked (nothing stays there). */
+      workDir: string;
       /** Whether a program plays the material (wired by the composition root; programs sit above materials). */
       inUse?: (orgId: number, materialId: number) => Promise<boolean>;
       /** How video poster frames are made (ffmpeg); none are made without it. */
@@ -71,23 +77,34 @@ export class MaterialService {
       logWarn?: (message: string) => void;
     },
   ) {
-    this.folder = deps.folder;
-    fs.mkdirSync(path.join(this.folder, 'thumbs'), { recursive: true });
+    fs.mkdirSync(deps.workDir, { recursive: true });
+  }
+
+  private get files() {
+    return this.deps.files;
   }
 
   async list(orgId: number, fileType: number) {
-    return (await this.deps.repository.list(orgId, fileType)).map((row) => this.toMaterial(row));
+    return this.toMaterials(await this.deps.repository.list(orgId, fileType));
   }
 
   /** One page of the materials tab. */
   async page(orgId: number, filter: { fileType?: number; fileName?: string }, offset: number, limit: number) {
     const { rows, total } = await this.deps.repository.page(orgId, filter, offset, limit);
-    return { rows: rows.map((row) => this.toMaterial(row)), total };
+    return { rows: await this.toMaterials(rows), total };
   }
 
-  private toMaterial(row: MaterialRecord) {
+  private toMaterials(rows: MaterialRecord[]) {
+    return Promise.all(rows.map((row) => this.toMaterial(row)));
+  }
+
+  private async toMaterial(row: MaterialRecord) {
     const video = row.file_type === materials.MATERIAL_FILE_TYPES.video;
-    return toMaterial(row, video && fs.existsSync(this.thumbPath(row.stored_name)));
+    return toMaterial(row, video && (await this.files.stat(thumbKey(row.stored_name))) !== undefined);
+  }
+
+  private workFile(suffix = '') {
+    return path.join(this.deps.workDir, `.work-${crypto.randomBytes(12).toString('hex')}${suffix}`);
   }
 
   /** A video's poster frame as a WebP thumbnail; false (logged) when none could be made. */
@@ -123,13 +140,21 @@ export class MaterialService {
     const name = displayName(fileName);
     const detector = DETECTORS[kind];
     if (!materials.fitsKind(kind, name)) throw new Refusal(detector.refusal, 'invalid');
-    const received = await receiveMedia(file, this.folder, detector);
+    const received = await receiveMedia(file, this.deps.workDir, detector);
     const storedName = `${crypto.randomBytes(16).toString('hex')}.${received.format}`;
-    const thumb = this.thumbPath(storedName);
+    const thumb = this.workFile('.webp');
+    const key = `${FOLDER}/${storedName}`;
     try {
-      if (kind === 'image') await this.makeThumbnail(received.tempPath, thumb);
-      if (kind === 'video') await this.makePoster(received.tempPath, thumb, name);
-      await fs.promises.rename(received.tempPath, path.join(this.folder, storedName));
+      let thumbnail = false;
+      if (kind === 'image') {
+        await this.makeThumbnail(received.tempPath, thumb);
+        thumbnail = true;
+      }
+      if (kind === 'video') thumbnail = await this.makePoster(received.tempPath, thumb, name);
+      if (thumbnail) await this.files.putFile(thumbKey(storedName), thumb, { contentType: 'image/webp' });
+      await this.files.putFile(key, received.tempPath, {
+        contentType: mediaTypeOf(materials.MATERIAL_FILE_TYPES[kind], received.format),
+      });
       const row = await this.deps.repository.insert({
         org_id: caller.orgId,
         file_type: materials.MATERIAL_FILE_TYPES[kind],
@@ -147,11 +172,12 @@ export class MaterialService {
         'insertMaterial',
         `uploaded ${KIND_WORDS[kind]} ${name} (${received.format}, ${received.size} bytes, sha256 ${received.sha256})`,
       );
-      return this.toMaterial(row);
+      return await this.toMaterial(row);
     } catch (error) {
       await fs.promises.rm(received.tempPath, { force: true });
-      await fs.promises.rm(path.join(this.folder, storedName), { force: true });
       await fs.promises.rm(thumb, { force: true });
+      await this.files.delete(key);
+      await this.files.delete(thumbKey(storedName));
       throw error;
     }
   }
@@ -209,7 +235,7 @@ export class MaterialService {
       await handle.close();
     }
     if (kind === 'image') {
-      const probe = path.join(this.folder, `.check-${crypto.randomBytes(12).toString('hex')}.webp`);
+      const probe = this.workFile('.webp');
       try {
         await this.makeThumbnail(file, probe);
       } finally {
@@ -224,8 +250,8 @@ export class MaterialService {
       const row = await this.deps.repository.find(orgId, id);
       if (!row) continue;
       await this.deps.repository.remove(orgId, id);
-      await fs.promises.rm(this.pathOf(row), { force: true });
-      await fs.promises.rm(this.thumbPath(row.stored_name), { force: true });
+      await this.files.delete(this.keyOf(row));
+      await this.files.delete(thumbKey(row.stored_name));
     }
   }
 
@@ -243,24 +269,30 @@ export class MaterialService {
     }
   }
 
-  private thumbPath(storedName: string) {
-    return path.join(this.folder, 'thumbs', `${storedName.split('.')[0]}.webp`);
-  }
-
   /** The thumbnail of an image, or the poster frame of a video, of the organisation. */
-  async thumbnailOf(orgId: number, id: number): Promise<string> {
+  async thumbnailOf(orgId: number, id: number): Promise<Readable> {
     const record = await this.deps.repository.find(orgId, id);
     if (!record || record.file_type === materials.MATERIAL_FILE_TYPES.audio)
       throw new Refusal('material.notFound', 'notFound');
-    this.pathOf(record);
-    const file = this.thumbPath(record.stored_name);
-    if (!fs.existsSync(file)) throw new Refusal('material.notFound', 'notFound');
-    return file;
+    this.keyOf(record);
+    return this.readOrRefuse(thumbKey(record.stored_name));
+  }
+
+  /** A material's bytes (or a span of them), as stored. */
+  async read(file: StoredFile, span?: ByteSpan): Promise<Readable> {
+    return this.readOrRefuse(file.key, span);
+  }
+
+  private readOrRefuse(key: string, span?: ByteSpan) {
+    return this.files.read(key, span).catch((error: unknown) => {
+      if (error instanceof FileMissing) throw new Refusal('material.notFound', 'notFound');
+      throw error;
+    });
   }
 
   /** Materials of the organisation by id (a program's check that every one it names is the company's). */
   async findMany(orgId: number, ids: number[]) {
-    return (await this.deps.repository.findMany(orgId, ids)).map((row) => this.toMaterial(row));
+    return this.toMaterials(await this.deps.repository.findMany(orgId, ids));
   }
 
   /** Deletes a material that no program plays; returns its kind. */
@@ -270,8 +302,8 @@ export class MaterialService {
     if (await this.deps.inUse?.(caller.orgId, id)) throw new Refusal('material.inUse', 'conflict');
     if (!(await this.deps.repository.remove(caller.orgId, id)))
       throw new Refusal('material.notFound', 'notFound');
-    await fs.promises.rm(this.pathOf(row), { force: true });
-    await fs.promises.rm(this.thumbPath(row.stored_name), { force: true });
+    await this.files.delete(this.keyOf(row));
+    await this.files.delete(thumbKey(row.stored_name));
     const kind = materials.MATERIAL_KIND_OF[row.file_type] ?? 'audio';
     await this.deps.log.recordBy(
       caller,
@@ -282,29 +314,31 @@ export class MaterialService {
     return kind;
   }
 
-  /** A material of the organisation with its file on disk; another tenant's id reads as unknown. */
+  /** A material of the organisation with its file in the store; another tenant's id reads as unknown. */
   async fileOf(orgId: number, id: number): Promise<StoredFile> {
     const record = await this.deps.repository.find(orgId, id);
     if (!record) throw new Refusal('material.notFound', 'notFound');
-    const file = this.pathOf(record);
-    if (!fs.existsSync(file)) throw new Refusal('material.notFound', 'notFound');
-    return { record, path: file };
+    const key = this.keyOf(record);
+    if (!(await this.files.stat(key))) throw new Refusal('material.notFound', 'notFound');
+    return { record, key };
   }
 
-  /** A material's file as a program plays it: where it is, its size, SHA-256 and media type. */
+  /** A material's file as a program plays it: its key, size, SHA-256 and media type. */
   async playable(orgId: number, id: number) {
-    const { record, path: file } = await this.fileOf(orgId, id);
+    const { record, key } = await this.fileOf(orgId, id);
     return {
-      path: file,
+      path: key,
       size: Number(record.file_size),
       sha256: record.sha256,
       mediaType: mediaTypeOf(record.file_type, record.format as materials.MediaFormat),
     };
   }
 
-  private pathOf(row: MaterialRecord): string {
+  private keyOf(row: MaterialRecord): string {
     // Names are generated here; anything else in the column is not a file of ours.
     if (!STORED_NAME.test(row.stored_name)) throw new Refusal('material.notFound', 'notFound');
-    return path.join(this.folder, row.stored_name);
+    return `${FOLDER}/${row.stored_name}`;
   }
 }
+
+const thumbKey = (storedName: string) => `${FOLDER}/thumbs/${storedName.split('.')[0]}.webp`;

@@ -87,12 +87,12 @@ export class NotificationService {
     if (message.level === 1) return storedNotice({ ...common, level: 1, position: message.position });
     if (message.audio !== notifications.NOTICE_AUDIO.custom || message.materialId === undefined)
       return storedNotice({ ...common, level: 0, audio: message.audio });
-    const { record, path } = await this.deps.materials.fileOf(orgId, message.materialId);
+    const { record, key } = await this.deps.materials.fileOf(orgId, message.materialId);
     if (record.file_type !== materials.MATERIAL_FILE_TYPES.audio)
       throw new Refusal('material.notFound', 'notFound');
-    // Registering reads the file once more: a file changed on disk since its upload is not sent.
+    // Registering reads the file once more: a file changed in the store since its upload is not sent.
     const file = await this.deps.downloads
-      .register({ path, size: record.file_size, sha256: record.sha256 })
+      .register({ path: key, size: record.file_size, sha256: record.sha256 })
       .catch((error: unknown) => {
         if (error instanceof RegisterError) throw new Refusal('material.damaged', 'conflict');
         throw error;

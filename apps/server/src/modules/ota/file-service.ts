@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { ota } from '@panelfleet/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { FileStore } from '../../files/store.js';
 import { pageOffset } from '../../http/access.js';
 import type { SessionUser } from '../../http/router.js';
 import { Refusal } from '../../refusal.js';
@@ -25,7 +24,7 @@ interface FileFields {
   remarkFileName?: string;
 }
 
-/** Where firmware images live, relative to the download root (DATA_DIR/files). */
+/** Where firmware images live in the store's files area (the downloads module serves it). */
 const OTA_DIR = 'ota';
 
 /**
@@ -36,23 +35,23 @@ const OTA_DIR = 'ota';
 export class OtaFileService {
   constructor(
     private readonly deps: {
-      files: OtaFileRepository;
+      fileRecords: OtaFileRepository;
       rollouts: RolloutRepository;
       uploads: UploadService;
       signer: FirmwareSigner;
-      /** DATA_DIR/files: the downloads module serves panels from here. */
-      downloadRoot: string;
+      /** The file store's files area: the downloads module serves panels from here. */
+      files: FileStore;
       log: OperationLog;
       clock: Clock;
     },
   ) {}
 
   visible(caller: SessionUser) {
-    return this.deps.files.lineage(caller.orgId);
+    return this.deps.fileRecords.lineage(caller.orgId);
   }
 
   async list(caller: SessionUser, p: { start: number; size: number; fileName?: string }) {
-    const { rows, total } = await this.deps.files.page(
+    const { rows, total } = await this.deps.fileRecords.page(
       await this.visible(caller),
       pageOffset(p.start, p.size),
       p.size,
@@ -68,7 +67,7 @@ export class OtaFileService {
 
   /** A file the caller sees (another tenant's reads as missing). */
   async find(caller: SessionUser, id: number): Promise<OtaFileRecord> {
-    const row = await this.deps.files.find(await this.visible(caller), id);
+    const row = await this.deps.fileRecords.find(await this.visible(caller), id);
     if (!row) throw new Refusal('ota.fileNotFound', 'notFound');
     return row;
   }
@@ -82,8 +81,8 @@ export class OtaFileService {
   private async describe(caller: SessionUser, rows: OtaFileRecord[]): Promise<OtaFile[]> {
     const ids = rows.map((r) => r.id);
     const [fits, rules, open, done] = await Promise.all([
-      this.deps.files.fits(ids),
-      this.deps.files.ruleNames([
+      this.deps.fileRecords.fits(ids),
+      this.deps.fileRecords.ruleNames([
         ...new Set(rows.map((r) => r.rule_id).filter((r): r is number => r !== null)),
       ]),
       this.deps.rollouts.openTasksOf('ota', ids),
@@ -119,12 +118,12 @@ export class OtaFileService {
 
   /** Checks what a file may fit: enabled machine types, enabled versions, an own policy. */
   private async checkFit(caller: SessionUser, f: FileFields): Promise<FileFit> {
-    const machineTypes = await this.deps.files.enabledMachineTypes(f.fitMachineTypeId);
+    const machineTypes = await this.deps.fileRecords.enabledMachineTypes(f.fitMachineTypeId);
     if (machineTypes.length !== f.fitMachineTypeId.length)
       throw new Refusal('ota.machineTypeUnknown', 'invalid');
-    const versions = await this.deps.files.enabledVersions(f.fitOtaVersionId);
+    const versions = await this.deps.fileRecords.enabledVersions(f.fitOtaVersionId);
     if (versions.length !== f.fitOtaVersionId.length) throw new Refusal('ota.fromVersionInvalid', 'invalid');
-    if (f.otaRuleId !== undefined && !(await this.deps.files.ruleOfOrg(caller.orgId, f.otaRuleId)))
+    if (f.otaRuleId !== undefined && !(await this.deps.fileRecords.ruleOfOrg(caller.orgId, f.otaRuleId)))
       throw new Refusal('otaRule.notFound', 'notFound');
     return { machineTypes, versions };
   }
@@ -141,9 +140,10 @@ export class OtaFileService {
   }
 
   /**
-   * Makes a file of a finished upload: the bytes move under DATA_DIR/files/ota (a rename, never a
-   * copy), the manifest is signed, the row inserted. If anything fails the bytes go back and the
-   * upload can be used again: nothing half-made stays on disk or in the database.
+   * Makes a file of a finished upload: the bytes go into the file store under files/ota (on a
+   * directory store a second name, never a copy), the manifest is signed, the row inserted, and
+   * only then the upload's bytes go. If anything fails the stored file is deleted and the upload
+   * can be used again: nothing half-made stays in the store or the database.
    */
   async add(
     caller: SessionUser,
@@ -152,16 +152,15 @@ export class OtaFileService {
   ): Promise<number> {
     const fit = await this.checkFit(caller, f);
     const upload = await this.deps.uploads.claim(caller.orgId, f.uploadId, 'firmware');
-    const relative = path.join(OTA_DIR, `${crypto.randomUUID()}.bin`);
-    const target = path.join(this.deps.downloadRoot, relative);
-    let moved = false;
+    const relative = `${OTA_DIR}/${crypto.randomUUID()}.bin`;
+    let stored = false;
+    let id: number | undefined;
     try {
-      await fs.promises.mkdir(path.dirname(target), { recursive: true });
-      await fs.promises.rename(upload.absolute, target);
-      moved = true;
+      await this.deps.files.putFile(relative, upload.absolute, { keep: true });
+      stored = true;
       const signed = this.sign(f.otaVersion, upload.size, upload.sha256, fit);
       const now = this.deps.clock.now();
-      const id = await this.deps.files.insert(
+      id = await this.deps.fileRecords.insert(
         {
           org_id: caller.orgId,
           user_id: caller.id,
@@ -183,19 +182,19 @@ export class OtaFileService {
         fit.versions.map((v) => v.id),
       );
       if (id === undefined) throw new Refusal('ota.versionTaken', 'conflict', { version: f.otaVersion });
-      await upload.done();
-      await this.deps.log.recordBy(
-        caller,
-        ip,
-        'otaFile.add',
-        `published ${upload.fileName} as OTA ${f.otaVersion}`,
-      );
-      return id;
     } catch (err) {
-      if (moved) await fs.promises.rename(target, upload.absolute);
+      if (stored) await this.deps.files.delete(relative);
       await upload.giveBack();
       throw err;
     }
+    await upload.done();
+    await this.deps.log.recordBy(
+      caller,
+      ip,
+      'otaFile.add',
+      `published ${upload.fileName} as OTA ${f.otaVersion}`,
+    );
+    return id;
   }
 
   async update(caller: SessionUser, ip: string, id: number, f: FileFields) {
@@ -204,7 +203,7 @@ export class OtaFileService {
     const open = (await this.deps.rollouts.openTasksOf('ota', [id])).get(id) ?? 0;
     if (open) throw new Refusal('ota.fileInUse', 'conflict', { count: open });
     const signed = this.sign(row.ota_version, row.file_size, row.sha256, fit);
-    await this.deps.files.update(
+    await this.deps.fileRecords.update(
       caller.orgId,
       id,
       {
@@ -228,8 +227,8 @@ export class OtaFileService {
     const row = await this.own(caller, id);
     const open = (await this.deps.rollouts.openTasksOf('ota', [id])).get(id) ?? 0;
     if (open) throw new Refusal('ota.fileInUse', 'conflict', { count: open });
-    await this.deps.files.delete(caller.orgId, id);
-    await fs.promises.rm(path.join(this.deps.downloadRoot, row.stored_path), { force: true });
+    await this.deps.fileRecords.delete(caller.orgId, id);
+    await this.deps.files.delete(row.stored_path);
     await this.deps.log.recordBy(
       caller,
       ip,
@@ -268,7 +267,7 @@ export class OtaFileService {
 
   async descriptions(caller: SessionUser, p: { otaFileId: number; start: number; size: number }) {
     const file = await this.find(caller, p.otaFileId);
-    const { rows, total } = await this.deps.files.descriptionPage(
+    const { rows, total } = await this.deps.fileRecords.descriptionPage(
       file.id,
       pageOffset(p.start, p.size),
       p.size,
@@ -277,7 +276,7 @@ export class OtaFileService {
   }
 
   async description(caller: SessionUser, id: number) {
-    const d = await this.deps.files.findDescription(await this.visible(caller), id);
+    const d = await this.deps.fileRecords.findDescription(await this.visible(caller), id);
     if (!d) throw new Refusal('ota.descriptionNotFound', 'notFound');
     return { row: d, description: this.toDescription(d, d.file_name) };
   }
@@ -295,7 +294,7 @@ export class OtaFileService {
   ) {
     const file = await this.own(caller, f.otaFileId);
     const now = this.deps.clock.now();
-    const id = await this.deps.files.insertDescription({
+    const id = await this.deps.fileRecords.insertDescription({
       file_id: file.id,
       language: f.language,
       text_content: f.textContent,
@@ -322,7 +321,7 @@ export class OtaFileService {
   ) {
     const d = await this.ownDescription(caller, f.id);
     try {
-      await this.deps.files.updateDescription(d.id, {
+      await this.deps.fileRecords.updateDescription(d.id, {
         language: f.language,
         text_content: f.textContent,
         remind_text: f.remindText,
@@ -343,7 +342,7 @@ export class OtaFileService {
 
   async updateRemind(caller: SessionUser, ip: string, id: number, remindText: string) {
     const d = await this.ownDescription(caller, id);
-    await this.deps.files.updateDescription(d.id, {
+    await this.deps.fileRecords.updateDescription(d.id, {
       remind_text: remindText,
       update_user: caller.userName,
       updated_at: this.deps.clock.now(),
@@ -358,7 +357,7 @@ export class OtaFileService {
 
   async deleteDescription(caller: SessionUser, ip: string, id: number) {
     const d = await this.ownDescription(caller, id);
-    await this.deps.files.deleteDescription(d.id);
+    await this.deps.fileRecords.deleteDescription(d.id);
     await this.deps.log.recordBy(
       caller,
       ip,
@@ -368,27 +367,30 @@ export class OtaFileService {
   }
 
   async machineTypeOptions() {
-    return (await this.deps.files.machineTypeOptions()).map((m) => ({
+    return (await this.deps.fileRecords.machineTypeOptions()).map((m) => ({
       machineTypeId: m.id,
       machineType: m.name,
     }));
   }
 
   async versionOptions() {
-    return (await this.deps.files.versionOptions()).map((v) => ({ otaVersionId: v.id, otaVersion: v.name }));
+    return (await this.deps.fileRecords.versionOptions()).map((v) => ({
+      otaVersionId: v.id,
+      otaVersion: v.name,
+    }));
   }
 
   /** The device picker's filter: panels of a machine type, or those a file fits. */
   async deviceFit(caller: SessionUser, p: { machineTypeId?: number; otaFileId?: number }) {
     const out: { machineTypes?: string[]; fromVersions?: string[] } = {};
     if (p.machineTypeId !== undefined) {
-      const row = await this.deps.files.machineTypeName(p.machineTypeId);
+      const row = await this.deps.fileRecords.machineTypeName(p.machineTypeId);
       if (!row) throw new Refusal('machineType.notFound', 'notFound');
       out.machineTypes = [row.name];
     }
     if (p.otaFileId !== undefined) {
       const file = await this.find(caller, p.otaFileId);
-      const fit = await this.deps.files.fitNames(file.id);
+      const fit = await this.deps.fileRecords.fitNames(file.id);
       out.machineTypes = out.machineTypes
         ? out.machineTypes.filter((m) => fit.machineTypes.includes(m))
         : fit.machineTypes;

@@ -59,7 +59,8 @@ export type ZipManifest = z.infer<typeof zipManifest>;
 export interface ZipMedia {
   /** The entry name in the zip. */
   entry: string;
-  path: string;
+  size: number;
+  open(): Promise<NodeJS.ReadableStream>;
 }
 
 /** Writes a program's zip to `out`: the manifest first, then every media file. */
@@ -71,7 +72,13 @@ export async function writeProgramZip(
   const zip = new yazl.ZipFile();
   zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 2)), MANIFEST_NAME);
   // Media are compressed already: stored, not deflated again.
-  for (const file of media) zip.addFile(file.path, file.entry, { compress: false });
+  for (const file of media)
+    zip.addReadStreamLazy(file.entry, { compress: false, size: file.size }, (callback) => {
+      file.open().then(
+        (stream) => callback(null, stream),
+        (error: unknown) => callback(error, undefined as unknown as NodeJS.ReadableStream),
+      );
+    });
   zip.end();
   await pipeline(zip.outputStream, out);
 }

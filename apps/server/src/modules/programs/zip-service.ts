@@ -1,18 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { programs, type materials } from '@panelfleet/contract';
 import type { SessionUser } from '../../http/router.js';
 import { Refusal } from '../../refusal.js';
 import type { IncomingFile } from '../materials/receive-media.js';
+import type { StoredFile } from '../materials/service.js';
 import type { OperationLog } from '../operation-log/repository.js';
-import { readProgramZip, writeProgramZip, ZIP_FORMAT, type ZipManifest } from './program-zip.js';
+import {
+  readProgramZip,
+  writeProgramZip,
+  ZIP_FORMAT,
+  type ZipManifest,
+  type ZipMedia,
+} from './program-zip.js';
 import { parseItems, type ProgramService } from './service.js';
 
 /** What the zip import and export need of the materials library. */
 export interface ZipMaterials {
   findMany(orgId: number, ids: number[]): Promise<materials.Material[]>;
-  playable(orgId: number, id: number): Promise<{ path: string }>;
+  fileOf(orgId: number, id: number): Promise<StoredFile>;
+  read(file: StoredFile): Promise<Readable>;
   check(kind: materials.MaterialKind, name: string, file: string): Promise<void>;
   upload(
     caller: SessionUser,
@@ -44,10 +52,11 @@ export class ProgramZipService {
       programs: ProgramService;
       materials: ZipMaterials;
       log: OperationLog;
-      dataDir: string;
+      /** A local directory for zips being read (nothing stays there). */
+      workDir: string;
     },
   ) {
-    this.tempRoot = path.join(deps.dataDir, 'tmp', 'program-zips');
+    this.tempRoot = path.join(deps.workDir, 'program-zips');
     fs.mkdirSync(this.tempRoot, { recursive: true });
   }
 
@@ -58,12 +67,12 @@ export class ProgramZipService {
     return `${programs.programZip.path}?programId=${programId}`;
   }
 
-  /** The zip of an approved program, as a stream (checked before the first byte is written). */
+  /** The zip of an approved program, as a stream (checked, and every file found, before the first byte is written). */
   async zipOf(orgId: number, programId: number): Promise<{ name: string; stream: PassThrough }> {
     const { row, media } = await this.deps.programs.get(orgId, programId);
     if (row.status !== 'approval2') throw new Refusal('program.notApproved', 'conflict');
     const byId = new Map(media.map((m) => [m.materialId, m]));
-    const files: Array<{ entry: string; path: string }> = [];
+    const files: ZipMedia[] = [];
     const items: ZipManifest['items'] = [];
     for (const [index, item] of parseItems(row).entries()) {
       if (item.type === 'web') {
@@ -73,7 +82,9 @@ export class ProgramZipService {
       const material = byId.get(item.materialId);
       if (!material) throw new Refusal('program.materialNotFound', 'conflict');
       const entry = `media/${String(index + 1).padStart(3, '0')}-${safeName(material.fileName)}`;
-      files.push({ entry, path: (await this.deps.materials.playable(orgId, item.materialId)).path });
+      const file = await this.deps.materials.fileOf(orgId, item.materialId);
+      // Opened one at a time as the zip reaches it.
+      files.push({ entry, size: Number(file.record.file_size), open: () => this.deps.materials.read(file) });
       items.push({ type: item.type, duration: item.duration, file: entry, fileName: material.fileName });
     }
     const manifest: ZipManifest = {

@@ -28,7 +28,7 @@ export interface ClaimedUpload {
   size: number;
   sha256: string;
   md5: string;
-  /** Where the bytes are now; the taker moves them and then calls `done` (or `giveBack`). */
+  /** Where the bytes are now; the taker copies them into the file store, then calls `done` (or `giveBack`). */
   absolute: string;
 }
 
@@ -176,8 +176,8 @@ export class UploadService {
 
   /**
    * Takes a finished upload of the organisation for a file of `kind`: it is marked used at once (a
-   * parallel request gets notFound or incomplete). The taker moves the bytes, then calls
-   * `done`; if making its file failed it moves them back and calls `giveBack`.
+   * parallel request gets notFound or incomplete). The taker puts the bytes into the file store
+   * and calls `done`, which removes them here; if making its file failed it calls `giveBack`.
    */
   async claim(
     orgId: number,
@@ -200,7 +200,7 @@ export class UploadService {
       md5: claimed.md5,
       absolute,
       done: async () => {
-        await fs.promises.rm(`${absolute}.json`, { force: true });
+        await this.removeFiles(claimed.id);
         await this.deps.claims.forget(claimed.id);
       },
       giveBack: () => this.deps.claims.release(orgId, claimed.id),
