@@ -179,6 +179,29 @@ describe.each(backends)('files in an S3 bucket (s3rver) on %s', (backend) => {
     );
   });
 
+  it('an upload whose bytes another instance received is refused clearly and stays usable', async () => {
+    const content = firmwareBytes(200_000, 8);
+    const uploadId = await tusUpload(tusTarget(server.url, operator), content, 'fw-9.2.0.bin');
+    const bytes = path.join(server.dataDir, 'uploads', uploadId);
+    const away = `${bytes}.elsewhere`;
+    fs.renameSync(bytes, away);
+    const insert = () =>
+      operator.post('/otaFile/insert', { uploadId, otaVersion: '9.2.0', fitMachineTypeId: '1' });
+    const refused = await insert();
+    expect([refused.status, refused.body.hhtStatus, refused.body.hhtMsgKey]).toEqual([
+      409,
+      'fail',
+      'upload.elsewhere',
+    ]);
+    expect(s3.objects()).toEqual([]);
+    fs.renameSync(away, bytes);
+    const made = await insert();
+    expect(made.body).toMatchObject({ hhtStatus: 'success' });
+    const fileId = ota.insertOtaFile.reply.parse(made.body).dataObject.id;
+    await operator.post('/otaFile/delete', { otaFileId: String(fileId) });
+    expect(s3.objects()).toEqual([]);
+  });
+
   it('materials: audio and an image with its thumbnail live in the bucket; served, registered for panels, deleted', async () => {
     const tone = wavTone(1);
     const audio = await uploadMaterial('bell.wav', tone, materials.MATERIAL_FILE_TYPES.audio);

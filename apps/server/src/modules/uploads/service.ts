@@ -192,6 +192,13 @@ export class UploadService {
       throw new Refusal('upload.notFound', 'notFound');
     }
     const absolute = path.join(this.directory, claimed.id);
+    // Partial uploads live in this instance's uploads directory (shared between instances, or a
+    // balancer that keeps a console on one instance): bytes received by another are not here.
+    const stat = await fs.promises.stat(absolute).catch(() => undefined);
+    if (stat?.size !== claimed.size) {
+      await this.deps.claims.release(orgId, claimed.id);
+      throw new Refusal('upload.elsewhere', 'conflict');
+    }
     return {
       id: claimed.id,
       fileName: claimed.file_name,
