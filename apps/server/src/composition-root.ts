@@ -266,7 +266,7 @@ export async function compose({
   const signer = FirmwareSigner.load(config.firmwareSigningKey, config.dataDir);
   const secureCookies = config.baseUrl.startsWith('https://');
   // Uploaded and served files: DATA_DIR, or an S3-compatible bucket that every instance reads.
-  const fileStore = openFileStore(config.files, config.dataDir);
+  const fileStore = await openFileStore(config.files, config.dataDir);
   http.addHook('onClose', async () => fileStore.close());
   // Local work files (received, checked, hashed before they go into the store); never kept.
   const workDir = path.join(config.dataDir, 'tmp');
