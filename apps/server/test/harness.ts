@@ -86,16 +86,18 @@ export async function joinServer(
   first: TestServer,
   env: Record<string, string> = {},
   options: AppOptions = {},
+  /** A DATA_DIR of its own (an instance on another machine), instead of the first one's. */
+  dataDir = first.dataDir,
 ): Promise<TestServer> {
   const databaseUrl = first.schema ? process.env.TEST_DATABASE_URL! : undefined;
-  const config = testConfig(first.dataDir, databaseUrl, env);
+  const config = testConfig(dataDir, databaseUrl, env);
   // Instances' clocks agree (NTP, docs/operations.md): this one starts where the first one is.
   const clock = new TestClock(first.clock.now());
   const app = await buildApp(config, { clock, logger: false, databaseSchema: first.schema, ...options });
   const url = await listen(app);
   return {
     url,
-    dataDir: first.dataDir,
+    dataDir,
     schema: first.schema,
     app,
     clock,

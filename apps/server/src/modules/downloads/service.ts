@@ -5,7 +5,8 @@ import type { Clock } from '../../clock.js';
 import { checkKey, InvalidKey, type FileStore } from '../../files/store.js';
 import type { DownloadGrant, UrlSigner } from './signing.js';
 import { Refusal } from '../../refusal.js';
-/** A file panels may download: where it is (relative to the download root) and what it must hash to. */
+
+/** A file panels may download: its key in the store's files area and what it must hash to. */
 export interface RegisteredFile {
   path: string;
   size: number;
