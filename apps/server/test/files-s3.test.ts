@@ -125,6 +125,21 @@ describe.each(backends)('files in an S3 bucket (s3rver) on %s', (backend) => {
     // In the bucket, not on this instance's disk: the upload's bytes are gone too.
     expect(s3.objects()).toEqual([`files/${row.stored_path}`]);
     expect(localFiles()).toEqual([]);
+    // A version already taken is refused after the bytes went in: they leave the bucket again.
+    const again = await tusUpload(tusTarget(server.url, operator), firmwareBytes(1000, 9), 'again.bin');
+    const taken = await operator.post('/otaFile/insert', {
+      uploadId: again,
+      otaVersion: '9.1.0',
+      fitMachineTypeId: types.join(','),
+    });
+    expect(taken.body).toMatchObject({ hhtStatus: 'fail', hhtMsgKey: 'ota.versionTaken' });
+    expect(s3.objects()).toEqual([`files/${row.stored_path}`]);
+    const cancelled = await fetch(`${server.url}/upload/tus/${again}`, {
+      method: 'DELETE',
+      headers: { ...session(), 'tus-resumable': '1.0.0' },
+    });
+    expect(cancelled.status).toBe(204);
+    expect(localFiles()).toEqual([]);
 
     const panel = await enroll(server.url, 'S3-PANEL', await enrollmentSecretOf(operator));
     const other = await enroll(server.url, 'S3-OTHER', await enrollmentSecretOf(operator));
