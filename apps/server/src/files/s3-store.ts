@@ -154,15 +154,9 @@ export class S3FileStore implements FileStore {
   }
 
   directUrl(key: string, options: DirectUrlOptions): Promise<string> {
-    return getSignedUrl(
-      this.signing,
-      new GetObjectCommand({
-        Bucket: this.bucket,
-        Key: this.keyOf(key),
-        ...(options.contentType ? { ResponseContentType: options.contentType } : {}),
-      }),
-      { expiresIn: options.ttlSeconds },
-    );
+    return getSignedUrl(this.signing, new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }), {
+      expiresIn: options.ttlSeconds,
+    });
   }
 
   close() {

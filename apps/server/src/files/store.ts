@@ -15,7 +15,6 @@ export interface PutOptions {
 export interface DirectUrlOptions {
   /** How long the URL works; short, since the server checked the caller just before. */
   ttlSeconds: number;
-  contentType?: string;
 }
 
 /**
