@@ -114,6 +114,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     PASSWORD_PEPPER: 'bench-pepper-0123456789abcdef',
     ADMIN_PASSWORD: 'admin123',
     LOG_LEVEL: 'silent',
+    // A heap setting under study reaches the server (e.g. HEAP_GROWING_PERCENT=0 for V8's own).
+    ...(process.env.HEAP_GROWING_PERCENT ? { HEAP_GROWING_PERCENT: process.env.HEAP_GROWING_PERCENT } : {}),
     ...extraEnv,
   };
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (for a brief look at hot spots).

@@ -2,6 +2,7 @@ import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { reportTime, translate, type Language, type reports } from '@panelfleet/contract';
 import type { ReportPlan, ReportRow } from './service.js';
+import { sharedStyles } from './shared-styles.js';
 
 type Kind = reports.ReportKind;
 
@@ -256,10 +257,13 @@ export async function writeWorkbook(
   }));
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
+  const styles = sharedStyles(sheet);
   let count = 0;
   for await (const chunk of oneAhead(chunks)) {
     for (const row of chunk) {
-      sheet.addRow(columns.map((c) => c.cell(row, ctx.plan))).commit();
+      const added = sheet.addRow(columns.map((c) => c.cell(row, ctx.plan)));
+      added.eachCell((cell, column) => (cell.style = styles(column, cell.value)));
+      added.commit();
       if (++count % PACE_ROWS === 0) await paced(sheet, out);
     }
     await paced(sheet, out);
