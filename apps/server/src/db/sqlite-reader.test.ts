@@ -65,6 +65,14 @@ describe('SqliteReader', () => {
     expect(order).toEqual(['event loop turned', 'rows']);
   });
 
+  it('runs two long reads at once on two threads, and the next read goes to the less busy one', async () => {
+    const first = reader.all(LONG_COUNT);
+    const second = reader.all(LONG_COUNT);
+    expect(reader.threadsBusy).toBe(2);
+    expect(await Promise.all([first, second])).toEqual([[{ n: 2000000 }], [{ n: 2000000 }]]);
+    expect(reader.threadsBusy).toBe(0);
+  });
+
   it('fails reads once closed', async () => {
     await reader.close();
     await expect(reader.all(CompiledQuery.raw('SELECT 1'))).rejects.toThrow(/closed/);

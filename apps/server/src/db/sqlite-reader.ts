@@ -3,11 +3,10 @@ import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 
 /**
- * A second, read-only SQLite connection on a worker thread, for the long aggregates of the
- * reports. better-sqlite3 runs a statement on the calling thread: an aggregate over a million
+ * Read-only SQLite connections on worker threads, for the long aggregates of the reports. better-sqlite3 runs a statement on the calling thread: an aggregate over a million
  * usage records would hold the server's event loop (every other request, every panel message)
- * for as long as it reads. On the worker it does not, and an export writes one period while the
- * next is read on the other core. WAL lets the reader see every committed write.
+ * for as long as it reads. On a worker it does not, and an export writes one period while the
+ * next ones are read. WAL lets the reader see every committed write.
  *
  * The worker's code is plain JavaScript given as text (not a module file), so it runs the same
  * under tsx, Vitest and the built server; it loads the driver from the path resolved here.
@@ -49,17 +48,22 @@ export class SqliteReadError extends Error {
   }
 }
 
-export class SqliteReader {
+/** One worker thread with its own read-only connection, and the reads waiting on it. */
+class ReaderThread {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  private closed = false;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly isClosed: () => boolean,
+  ) {}
 
-  /** The rows of a compiled read-only query, read on the worker. */
+  get waiting(): number {
+    return this.pending.size;
+  }
+
   all<Row>(query: CompiledQuery<Row>): Promise<Row[]> {
-    if (this.closed) return Promise.reject(new Error('the report reader is closed'));
     const worker = this.started();
     const id = this.nextId++;
     return new Promise<Row[]>((resolve, reject) => {
@@ -71,7 +75,6 @@ export class SqliteReader {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     const worker = this.worker;
     this.worker = undefined;
     if (worker) await worker.terminate();
@@ -103,9 +106,40 @@ export class SqliteReader {
     };
     worker.on('error', fail);
     worker.on('exit', (code) => {
-      if (!this.closed) fail(new Error(`the report reader stopped (exit code ${code})`));
+      if (!this.isClosed()) fail(new Error(`the report reader stopped (exit code ${code})`));
     });
     this.worker = worker;
     return worker;
+  }
+}
+
+/**
+ * Read-only connections on `threads` worker threads (2 by default: an export reads the next
+ * periods on both while the server's thread writes the current one). A read goes to the thread
+ * with the fewest waiting; threads start on their first read.
+ */
+export class SqliteReader {
+  private readonly threads: ReaderThread[];
+  private closed = false;
+
+  constructor(file: string, threads = 2) {
+    this.threads = Array.from({ length: threads }, () => new ReaderThread(file, () => this.closed));
+  }
+
+  /** The rows of a compiled read-only query, read on the least busy worker. */
+  all<Row>(query: CompiledQuery<Row>): Promise<Row[]> {
+    if (this.closed) return Promise.reject(new Error('the report reader is closed'));
+    const thread = this.threads.reduce((best, t) => (t.waiting < best.waiting ? t : best));
+    return thread.all(query);
+  }
+
+  /** How many threads have a read under way. */
+  get threadsBusy(): number {
+    return this.threads.filter((t) => t.waiting > 0).length;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.threads.map((t) => t.close()));
   }
 }

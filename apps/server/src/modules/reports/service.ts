@@ -2,6 +2,7 @@ import { reports, reportTime } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { pageOffset } from '../../http/access.js';
 import { Refusal } from '../../refusal.js';
+import { inOrder } from './read-ahead.js';
 import type { DeviceFilter, PeriodBounds, ReportRepository } from './repository.js';
 
 type Filter = reports.ReportFilter;
@@ -25,6 +26,8 @@ export type ReportRow =
 
 /** Rows an export reads at a time from the operation log. */
 const OPERATION_CHUNK = 2000;
+/** Periods an export has read at once: one per reader thread (SQLite) or pool connection (PostgreSQL). */
+const PERIODS_AHEAD = 2;
 
 /**
  * The four reports of spec 3 section 2.7. A request's mode (sign) and days become periods in the
@@ -179,10 +182,10 @@ export class ReportService {
     }
     const plan = this.plan(filter);
     const devices = await this.devices(orgId, filter);
-    for (let k = 0; k < plan.periods.length; k++) {
-      const { rows } = await this.grouped(kind, orgId, [plan.periods[k]!], devices, undefined, k);
-      if (rows.length) yield rows;
-    }
+    const reads = plan.periods.map(
+      (period, k) => () => this.grouped(kind, orgId, [period], devices, undefined, k),
+    );
+    for await (const { rows } of inOrder(reads, PERIODS_AHEAD)) if (rows.length) yield rows;
   }
 
   /** Checks what a document needs before any byte is sent (so a refusal is still a clean fail). */
