@@ -29,6 +29,7 @@ import * as sourcesAndSearch from './migrations/020-sources-and-search.js';
 import * as programs from './migrations/021-programs.js';
 import * as jobLeases from './migrations/022-job-leases.js';
 import * as usageLongest from './migrations/026-usage-longest.js';
+import * as reportTimes from './migrations/028-report-times.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -59,6 +60,7 @@ const migrations: Record<string, DialectMigration> = {
   '021-programs': programs,
   '022-job-leases': jobLeases,
   '026-usage-longest': usageLongest,
+  '028-report-times': reportTimes,
 };
 
 class StaticProvider implements MigrationProvider {
