@@ -33,7 +33,9 @@ describe.each(backends)('set-based device state writes on %s', (backend) => {
     await store.apply([
       ...ids
         .slice(1, 7)
-        .map((id, i) => panelState(id, { cpu_temperature: 40.5 + i, ram_used: 1_000_000 * (i + 1) }, 200, 222 + i)),
+        .map((id, i) =>
+          panelState(id, { cpu_temperature: 40.5 + i, ram_used: 1_000_000 * (i + 1) }, 200, 222 + i),
+        ),
       panelState(ids[0]!, { brightness: 12, power: 'standby' }, 300, 90),
       panelState(ids[1]!, {}, 50, 50),
     ]);
@@ -66,7 +68,9 @@ describe.each(backends)('set-based device state writes on %s', (backend) => {
     const store = new DeviceStateStore(server.app.db.kysely, server.app.db.dialect);
     const id = ids[7]!;
     // Newer: telemetry and volume at 2,000. Older, written second: telemetry, volume and brightness at 1,000.
-    await store.apply([panelState(id, { cpu_temperature: 55, ram_used: 2, volume: 30, mute: 0 }, 2_000, 2_010)]);
+    await store.apply([
+      panelState(id, { cpu_temperature: 55, ram_used: 2, volume: 30, mute: 0 }, 2_000, 2_010),
+    ]);
     await store.apply([
       panelState(id, { cpu_temperature: 41, ram_used: 1, volume: 10, mute: 1, brightness: 60 }, 1_000, 1_010),
     ]);
@@ -93,6 +97,8 @@ describe.each(backends)('set-based device state writes on %s', (backend) => {
   });
 
   it('refuses a column that is not a report column', () => {
-    expect(() => panelState(ids[0]!, { name: 'renamed' } as never, 1, 1)).toThrow(/not a report column: name/);
+    expect(() => panelState(ids[0]!, { name: 'renamed' } as never, 1, 1)).toThrow(
+      /not a report column: name/,
+    );
   });
 });

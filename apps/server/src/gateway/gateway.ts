@@ -93,7 +93,10 @@ export class DeviceGateway {
       { retryWhen: isWorthRetrying, keyOf: (state) => state.id, merge: mergePanelStates },
       (count) => {
         this.stats.dropped += count;
-        this.log.error({ count }, 'device state: too many panels waiting for the database, the longest waiting were dropped');
+        this.log.error(
+          { count },
+          'device state: too many panels waiting for the database, the longest waiting were dropped',
+        );
       },
     );
     this.writes = new PendingWrites({

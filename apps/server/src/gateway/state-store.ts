@@ -48,7 +48,9 @@ function shapeOf(state: PanelState): Shape {
   return (Object.keys(REPORT_GROUPS) as ReportGroup[]).flatMap((group): Shape => {
     const write = state.groups[group];
     if (!write) return [];
-    const columns = (REPORT_GROUPS[group] as readonly ReportColumn[]).filter((c) => write.set[c] !== undefined);
+    const columns = (REPORT_GROUPS[group] as readonly ReportColumn[]).filter(
+      (c) => write.set[c] !== undefined,
+    );
     return columns.length ? [[group, columns]] : [];
   });
 }
@@ -112,7 +114,8 @@ export class DeviceStateStore {
         const newer = sql`v.${sql.ref(`at_${group}`)} >= COALESCE(devices.${sql.ref(at)}, 0)`;
         return [
           ...columns.map(
-            (c) => sql`${sql.ref(c)} = CASE WHEN ${newer} THEN v.${sql.ref(c)} ELSE devices.${sql.ref(c)} END`,
+            (c) =>
+              sql`${sql.ref(c)} = CASE WHEN ${newer} THEN v.${sql.ref(c)} ELSE devices.${sql.ref(c)} END`,
           ),
           sql`${sql.ref(at)} = ${latest(at, `at_${group}`)}`,
         ];
