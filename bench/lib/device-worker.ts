@@ -117,13 +117,16 @@ async function ingestRaw(seconds: number, inflight: number) {
       if (!raw) return;
       const topic = device.deviceTopic(d.key, 'state');
       let seq = 0;
+      let ts = 0;
       const lane = async () => {
         while (Date.now() < deadline && !raw.closed) {
           const mine = ++seq;
+          // A panel's reports carry rising times (protocol 5.1): the lanes send several in one millisecond.
+          ts = Math.max(Date.now(), ts + 1);
           // The simulator's periodic telemetry shape; ramUsed carries a sequence number the benchmark reads back.
           await raw.publish(
             topic,
-            `{"v":1,"cpuTemperature":${40 + ((i + mine) % 150) / 10},"ramUsed":${mine},"ts":${Date.now()}}`,
+            `{"v":1,"cpuTemperature":${40 + ((i + mine) % 150) / 10},"ramUsed":${mine},"ts":${ts}}`,
           );
           sent++;
           // The broker acknowledges in order, so the highest acknowledged number is the last one sent.
@@ -231,14 +234,16 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
           if (!client) return;
           const topic = device.deviceTopic(d.key, 'state');
           let seq = 0;
+          let ts = 0;
           while (Date.now() < deadline && client.connected) {
             seq++;
+            ts = Math.max(Date.now(), ts + 1); // rising times (protocol 5.1)
             // The simulator's periodic telemetry shape; ramUsed carries a sequence number the benchmark reads back.
             const payload = JSON.stringify({
               v: 1,
               cpuTemperature: 40 + ((i + seq) % 150) / 10,
               ramUsed: seq,
-              ts: Date.now(),
+              ts,
             });
             try {
               await client.publishAsync(topic, payload, { qos: 1 });

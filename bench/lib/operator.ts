@@ -76,10 +76,15 @@ export class Operator {
       await this.request('POST', '/platform/group/insert', { groupName: name }),
     ).dataObject;
     for (let i = 0; i < deviceIds.length; i += 10_000) {
-      const saved = await this.request('POST', '/platform/group/saveGroupsAndDevices', {
-        deviceIds: deviceIds.slice(i, i + 10_000).join(','),
-        groupIds: String(label.groupId),
-      });
+      const save = () =>
+        this.request('POST', '/platform/group/saveGroupsAndDevices', {
+          deviceIds: deviceIds.slice(i, i + 10_000).join(','),
+          groupIds: String(label.groupId),
+        });
+      let saved = await save();
+      // "Briefly unavailable" (the save met a deadlock and wrote nothing): sent again, as a user would.
+      for (let again = 0; again < 3 && saved.hhtMsgKey === 'common.serviceUnavailable'; again++)
+        saved = await save();
       if (saved.hhtStatus !== 'success') throw new Error(`label save failed: ${JSON.stringify(saved)}`);
     }
     return label.groupId;

@@ -127,6 +127,44 @@ describe.runIf(canRunThrowawayCluster)('PostgreSQL stopped and frozen under load
     expect(JSON.stringify(labels.body)).not.toContain('during outage');
   }, 120_000);
 
+  it("keeps a panel's newest state when reports that waited for its lookup through an outage are written after it", async () => {
+    const panel = panels[0]!;
+    const ramUsed = async () =>
+      (
+        await server.app.db.kysely
+          .selectFrom('devices')
+          .select('ram_used')
+          .where('device_key', '=', panel.key)
+          .executeTakeFirstOrThrow()
+      ).ram_used;
+    const report = (n: number) =>
+      panel.client.publishAsync(
+        `pf/v1/d/${panel.key}/state`,
+        JSON.stringify({ v: 1, ramUsed: n, ts: server.clock.now() - 1000 + n }),
+        { qos: 1 },
+      );
+    // Not cached (as with an external broker, which checks passwords itself): each report needs a lookup.
+    server.app.devices.gateway.directory.forget(panel.key);
+    cluster.stop();
+    for (let n = 1; n <= 5; n++) await report(n);
+    await waitFor(
+      'the reports waiting for their lookup',
+      () => server.app.devices.gateway.waitingWrites >= 5,
+    );
+    cluster.start();
+    await waitFor('the device list answering again', async () => (await deviceList()).status === 200, 30_000);
+    // The newest report finds the database at once; the waiting ones are retried after it.
+    await report(6);
+    await waitFor('the newest report written', async () => (await ramUsed()) === 6, 30_000);
+    await waitFor(
+      'the waiting reports handled',
+      () => server.app.devices.gateway.waitingWrites === 0,
+      30_000,
+    );
+    await server.app.devices.gateway.flushState();
+    expect(await ramUsed()).toBe(6);
+  }, 120_000);
+
   it('answers 503 at once while the database is frozen, and a command that could not be stored never runs later', async () => {
     const created = await operator.post('/platform/group/insert', { groupName: 'frozen test' });
     const groupId = device.insertGroup.reply.parse(created.body).dataObject.groupId;

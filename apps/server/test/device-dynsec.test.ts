@@ -267,5 +267,46 @@ describe.runIf(available).each(backends)(
       server.app.devices.access.removed('DYN-KICK-3');
       await waitFor('the deleted panel disconnected by the broker', () => deleted.closed);
     });
+
+    it('enrollments made at once are each answered after their own provisioning', async () => {
+      const secret = await enrollmentSecretOf(operator);
+      const serials = Array.from({ length: 12 }, (_, i) => `DYN-BURST-${i}`);
+      const enrolled = await Promise.all(serials.map((serial) => enroll(server.url, serial, secret)));
+      // Each reply came after the broker took that panel's password: the panel gets in at once.
+      for (const creds of enrolled)
+        expect(
+          await refused({ clientId: creds.deviceKey, username: creds.deviceKey, password: creds.password }),
+        ).toBe('accepted');
+    });
+
+    // Last: it stops the broker.
+    it('an enrollment while the broker is away is answered 503 serviceUnavailable, and works once it is back', async () => {
+      const secret = await enrollmentSecretOf(operator);
+      const stopped = new Promise((resolve) => broker.child.once('exit', resolve));
+      broker.child.kill('SIGTERM');
+      await stopped;
+      const brokerUp = async () =>
+        (await (await fetch(`${server.url}/healthz`)).text()).includes('broker: ok');
+      await waitFor('the server to notice', async () => !(await brokerUp()));
+      const response = await fetch(`${server.url}/device/enroll`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-language': 'en-US' },
+        body: JSON.stringify({ v: 1, serial: 'DYN-AWAY', enrollmentSecret: secret }),
+      });
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({
+        hhtStatus: 'fail',
+        hhtMsg: 'The service is briefly unavailable; please try again in a moment',
+      });
+
+      broker.child = spawn('/usr/sbin/mosquitto', ['-c', path.join(broker.dir, 'mosquitto.conf')], {
+        stdio: 'ignore',
+      });
+      await waitFor('the server back on the broker', brokerUp);
+      const creds = await enroll(server.url, 'DYN-AWAY', secret);
+      expect(await refused({ clientId: 'DYN-AWAY', username: 'DYN-AWAY', password: creds.password })).toBe(
+        'accepted',
+      );
+    });
   },
 );

@@ -225,6 +225,85 @@ describe.runIf(hasMosquitto && backends.includes('postgres'))(
       });
       unsubscribe();
     });
+    it("a burst of state reports split between the instances leaves each panel's row at its last report", async () => {
+      b.clock.time = a.clock.time; // the instances' clocks agree (the test moved them apart)
+      // A fresh session: the test before signed out the first one.
+      const secret = await enrollmentSecretOf(await operatorClient(a));
+      const burst: BareDevice[] = [];
+      for (let i = 1; i <= 8; i++) {
+        const credentials = await enroll(a.url, `BURST-${String(i).padStart(3, '0')}`, secret);
+        burst.push(await connectBare(broker.url, credentials));
+      }
+      panels.push(...burst);
+      await waitFor('both instances see the panels ready', () => burst.every((p) => bothReady(p.key)));
+      const received = () => a.app.devices.gateway.stats.received + b.app.devices.gateway.stats.received;
+      // A batch that met the other instance's (a deadlock) is tried again: flushed until nothing waits.
+      const bothWritten = () =>
+        waitFor('both instances wrote what they received', async () => {
+          await Promise.all([a.app.devices.gateway.flushState(), b.app.devices.gateway.flushState()]);
+          return a.app.devices.gateway.waitingWrites + b.app.devices.gateway.waitingWrites === 0;
+        });
+      const [before, beforeOnA] = [received(), a.app.devices.gateway.stats.received];
+      const REPORTS = 40;
+      // The panels' clocks are the servers' (within the tolerance): report n was made at start + n.
+      const start = a.clock.now() - 30_000;
+      await Promise.all(
+        burst.map(async (panel) => {
+          for (let n = 1; n <= REPORTS; n++)
+            await panel.client.publishAsync(
+              `pf/v1/d/${panel.key}/state`,
+              JSON.stringify({ v: 1, ramUsed: n, volume: n, ts: start + n }),
+              { qos: 1 },
+            );
+        }),
+      );
+      await waitFor(
+        'both instances received every report',
+        () => received() - before === REPORTS * burst.length,
+      );
+      const onA = a.app.devices.gateway.stats.received - beforeOnA;
+      expect(onA).toBeGreaterThan(0);
+      expect(onA).toBeLessThan(REPORTS * burst.length);
+      // Each instance looks a panel up (once) before it handles the panel's first report.
+      await waitFor('both instances know the panels', () =>
+        burst.every(
+          (p) =>
+            a.app.devices.gateway.directory.cached(p.key) && b.app.devices.gateway.directory.cached(p.key),
+        ),
+      );
+      await bothWritten();
+      const rows = await a.app.db.kysely
+        .selectFrom('devices')
+        .select(['device_key', 'ram_used', 'volume'])
+        .where('device_key', 'like', 'BURST-%')
+        .orderBy('device_key')
+        .execute();
+      expect(rows).toEqual(burst.map((p) => ({ device_key: p.key, ram_used: REPORTS, volume: REPORTS })));
+
+      // An older report that comes late (a redelivery, or one that waited for the database) changes nothing.
+      const beforeLate = received();
+      for (const panel of burst)
+        await panel.client.publishAsync(
+          `pf/v1/d/${panel.key}/state`,
+          JSON.stringify({ v: 1, ramUsed: 5, volume: 5, brightness: 5, ts: start + 5 }),
+          { qos: 1 },
+        );
+      await waitFor(
+        'both instances received the late reports',
+        () => received() - beforeLate === burst.length,
+      );
+      await bothWritten();
+      const late = await a.app.db.kysely
+        .selectFrom('devices')
+        .select(['device_key', 'ram_used', 'volume', 'brightness'])
+        .where('device_key', 'like', 'BURST-%')
+        .orderBy('device_key')
+        .execute();
+      // Brightness: no newer report carried it, so the late one's value is the newest there is.
+      expect(late).toEqual(
+        burst.map((p) => ({ device_key: p.key, ram_used: REPORTS, volume: REPORTS, brightness: 5 })),
+      );
+    });
     it('a periodic job runs on one instance at a time, and another takes it over when its lease lapses', async () => {
       b.clock.time = a.clock.time; // the instances' clocks agree (the test moved them apart)
       const onA = new JobLeases(new JobLeaseRepository(a.app.db.kysely), a.clock);

@@ -30,6 +30,7 @@ import * as programs from './migrations/021-programs.js';
 import * as jobLeases from './migrations/022-job-leases.js';
 import * as usageLongest from './migrations/026-usage-longest.js';
 import * as usageCovering from './migrations/027-usage-covering.js';
+import * as reportTimes from './migrations/028-report-times.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -61,6 +62,7 @@ const migrations: Record<string, DialectMigration> = {
   '022-job-leases': jobLeases,
   '026-usage-longest': usageLongest,
   '027-usage-covering': usageCovering,
+  '028-report-times': reportTimes,
 };
 
 class StaticProvider implements MigrationProvider {

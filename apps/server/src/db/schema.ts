@@ -125,6 +125,18 @@ export interface DevicesTable {
   /** Country of the world map and province of the China map ('' when none). */
   geo_country: Generated<string>;
   geo_province: Generated<string>;
+  /** When the report that last wrote each group of reported fields was made (migration 028; gateway/report-groups.ts). */
+  network_reported_at: number | null;
+  identity_reported_at: number | null;
+  position_reported_at: number | null;
+  telemetry_reported_at: number | null;
+  apk_reported_at: number | null;
+  ota_reported_at: number | null;
+  brightness_reported_at: number | null;
+  sound_reported_at: number | null;
+  source_reported_at: number | null;
+  power_reported_at: number | null;
+  clock_reported_at: number | null;
 }
 
 /** A label of one organisation (the spec's group or tag). */

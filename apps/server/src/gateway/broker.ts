@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { Refusal } from '../refusal.js';
 import type { DeviceDirectory } from './device-directory.js';
 import { EmbeddedBroker } from './embedded-broker.js';
 import { ExternalBroker } from './external-broker.js';
 import type { DeviceGateway } from './gateway.js';
-import type { DeviceTransport, GatewayLog } from './transport.js';
+import { BrokerUnavailable, type DeviceTransport, type GatewayLog } from './transport.js';
 
 export const KEEPALIVE_SECONDS = 30;
 
@@ -60,7 +61,10 @@ export function withoutLogin(url: string): string {
  * once and an external broker with provisioning learns the change.
  */
 export interface DeviceAccessEvents {
-  /** Enrolled or re-enrolled with a new password (before the reply): the old connection ends. */
+  /**
+   * Enrolled or re-enrolled with a new password (before the reply): the old connection ends.
+   * Refuses as `unavailable` when the external broker cannot take the password now.
+   */
   credentialsChanged(deviceKey: string, password: string): Promise<void>;
   /** Enabled or disabled in the console: a connection ends either way (a disabled panel may not keep one). */
   stateChanged(deviceKey: string): void;
@@ -78,7 +82,15 @@ export function deviceAccessEvents(
   return {
     async credentialsChanged(key, password) {
       gateway.revoke(key);
-      await external?.credentialsChanged(key, password);
+      try {
+        await external?.credentialsChanged(key, password);
+      } catch (err) {
+        if (!(err instanceof BrokerUnavailable)) throw err;
+        // The panel is told to try again (503), as when the database is away; its next
+        // enrollment is a re-enrollment and provisions it.
+        log.warn({ err, deviceKey: key }, 'panel credentials not provisioned: broker unavailable');
+        throw new Refusal('common.serviceUnavailable', 'unavailable');
+      }
     },
     stateChanged(key) {
       gateway.revoke(key);

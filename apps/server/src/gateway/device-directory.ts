@@ -15,6 +15,12 @@ export interface KnownDevice {
  */
 export class DeviceDirectory {
   private cache = new Map<string, DeviceCredentials | null>();
+  /**
+   * Reads under way by key: the messages of a panel that arrive meanwhile wait for the same read
+   * (one query per panel, not one per message, when many come before the first answer) and are
+   * handled in the order they came.
+   */
+  private reading = new Map<string, Promise<DeviceCredentials | null>>();
   /** Moves at every `forget`: a read that began before it must not cache what it found. */
   private generation = 0;
 
@@ -23,6 +29,16 @@ export class DeviceDirectory {
   private async credentials(deviceKey: string): Promise<DeviceCredentials | null> {
     const cached = this.cache.get(deviceKey);
     if (cached !== undefined) return cached;
+    const under = this.reading.get(deviceKey);
+    if (under) return under;
+    const read = this.read(deviceKey).finally(() => {
+      if (this.reading.get(deviceKey) === read) this.reading.delete(deviceKey);
+    });
+    this.reading.set(deviceKey, read);
+    return read;
+  }
+
+  private async read(deviceKey: string): Promise<DeviceCredentials | null> {
     const generation = this.generation;
     const found = (await this.devices.credentialsForPanel(deviceKey)) ?? null;
     if (generation !== this.generation) return found;
@@ -52,6 +68,7 @@ export class DeviceDirectory {
   forget(deviceKey: string) {
     this.generation++;
     this.cache.delete(deviceKey);
+    this.reading.delete(deviceKey);
   }
 }
 

@@ -17,6 +17,8 @@ export interface DynsecCommand {
 export interface DynsecResponse {
   command: string;
   error?: string;
+  /** Echoed from the command: which request this answers. */
+  correlationData?: string;
 }
 
 export const panelRole = (deviceKey: string) => `panelfleet-panel-${deviceKey}`;

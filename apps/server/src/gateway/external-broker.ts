@@ -11,7 +11,12 @@ import {
   type DynsecResponse,
 } from './dynsec.js';
 import { bounded } from './bounded.js';
-import type { DeviceTransport, GatewayLog, TransportHandlers } from './transport.js';
+import {
+  BrokerUnavailable,
+  type DeviceTransport,
+  type GatewayLog,
+  type TransportHandlers,
+} from './transport.js';
 
 /** Keeps a broker's own user database in step with the panels' credentials (enrollment, disabling). */
 export interface CredentialSync {
@@ -31,9 +36,16 @@ const CONTROL_TIMEOUT_MS = 10_000;
 export class ExternalBroker implements DeviceTransport, CredentialSync {
   readonly description: string;
   private client: MqttClient | undefined;
-  /** Dynsec requests go one at a time: its responses carry no correlation id. */
+  /** Dynsec requests go one at a time, in the order they were made (a re-enrollment after an enrollment). */
   private control: Promise<unknown> = Promise.resolve();
-  private pendingResponse: ((responses: DynsecResponse[]) => void) | undefined;
+  /**
+   * The request waiting for its answer, known by the correlation data its commands carry: every
+   * instance reads the one response topic, and an answer that comes after its request gave up must
+   * not be taken for the next request's.
+   */
+  private pendingResponse:
+    { correlation: string; resolve: (responses: DynsecResponse[]) => void } | undefined;
+  private requests = 0;
 
   constructor(
     private readonly url: string,
@@ -117,18 +129,25 @@ export class ExternalBroker implements DeviceTransport, CredentialSync {
   private dynsec(commands: DynsecCommand[]): Promise<void> {
     const run = async () => {
       const client = this.client;
-      if (!client) throw new Error('external broker not connected');
+      if (!client?.connected) throw new BrokerUnavailable('external broker not connected');
+      const correlation = `${this.clientId}-${++this.requests}`;
       const answered = new Promise<DynsecResponse[]>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error('no answer from the dynamic-security plugin')),
-          CONTROL_TIMEOUT_MS,
-        );
-        this.pendingResponse = (responses) => {
-          clearTimeout(timer);
-          resolve(responses);
+        const timer = setTimeout(() => {
+          if (this.pendingResponse?.correlation === correlation) this.pendingResponse = undefined;
+          reject(
+            new BrokerUnavailable(`no answer from the dynamic-security plugin in ${CONTROL_TIMEOUT_MS} ms`),
+          );
+        }, CONTROL_TIMEOUT_MS);
+        this.pendingResponse = {
+          correlation,
+          resolve: (responses) => {
+            clearTimeout(timer);
+            resolve(responses);
+          },
         };
       });
-      await client.publishAsync(DYNSEC_CONTROL_TOPIC, JSON.stringify({ commands }), { qos: 1 });
+      const tagged = commands.map((c) => ({ ...c, correlationData: correlation }));
+      await client.publishAsync(DYNSEC_CONTROL_TOPIC, JSON.stringify({ commands: tagged }), { qos: 1 });
       const errors = unexpectedErrors(commands, await answered);
       if (errors.length) throw new Error(`dynamic-security refused: ${errors.join('; ')}`);
     };
@@ -137,16 +156,19 @@ export class ExternalBroker implements DeviceTransport, CredentialSync {
     return next;
   }
 
+  /** Answers to another instance's requests, or to one of ours that gave up waiting, are not ours to take. */
   private controlResponse(payload: Buffer) {
     const parsed = safeJson(payload) as { responses?: DynsecResponse[] } | undefined;
-    const resolve = this.pendingResponse;
+    if (!Array.isArray(parsed?.responses))
+      return this.log.warn(
+        { payload: payload.toString('utf8', 0, 200) },
+        'malformed dynamic-security response',
+      );
+    const pending = this.pendingResponse;
+    if (!pending) return;
+    if (!parsed.responses.some((r) => r.correlationData === pending.correlation)) return;
     this.pendingResponse = undefined;
-    if (!resolve) return this.log.warn({}, 'unexpected dynamic-security response');
-    resolve(
-      Array.isArray(parsed?.responses)
-        ? parsed.responses
-        : [{ command: 'unknown', error: 'malformed response' }],
-    );
+    pending.resolve(parsed.responses);
   }
 
   async publishCommand(deviceKey: string, payload: string): Promise<void> {

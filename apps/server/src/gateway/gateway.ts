@@ -1,7 +1,5 @@
 import { device } from '@panelfleet/contract';
-import type { Updateable } from 'kysely';
 import type { Clock } from '../clock.js';
-import type { DevicesTable } from '../db/schema.js';
 import type { DeviceRepository } from '../modules/devices/repository.js';
 import { stateToColumns } from '../modules/devices/state-columns.js';
 import { isDatabaseUnavailable, isTransactionConflict, isWorthRetrying } from '../db/errors.js';
@@ -10,6 +8,7 @@ import { bounded } from './bounded.js';
 import { PendingWrites } from './pending-writes.js';
 import type { DeviceDirectory, KnownDevice } from './device-directory.js';
 import type { DeviceStateStore } from './state-store.js';
+import { mergePanelStates, panelState, reportTime, type PanelState } from './report-groups.js';
 import { PresenceIndex } from './presence-index.js';
 import type { DeviceTransport, GatewayLog } from './transport.js';
 
@@ -64,7 +63,8 @@ export class DeviceGateway {
   private locationSink: LocationSink | undefined;
   /** Online panels by company (dashboards). */
   readonly presenceIndex = new PresenceIndex();
-  private readonly stateWriter: BatchWriter<{ id: number; set: Updateable<DevicesTable> }>;
+  /** One waiting state per panel: a newer report merges into it, so shedding never loses a panel's newest report first. */
+  private readonly stateWriter: BatchWriter<PanelState>;
   /** Reports written one by one; they wait while the database is away. */
   private readonly writes: PendingWrites;
   /** The last app-report write of each panel (by device id) still running. */
@@ -83,15 +83,21 @@ export class DeviceGateway {
       this.log.error({ count }, `${what}: too many waiting for the database, the oldest were dropped`);
     };
     this.stateWriter = new BatchWriter(
-      (items) => states.apply(mergeById(items)),
+      (items) => states.apply(items),
       (err, count) =>
         isDatabaseUnavailable(err)
           ? this.log.warn({ err, count }, 'database unavailable: device state waits')
           : isTransactionConflict(err)
             ? this.log.warn({ err, count }, 'device state met a conflicting write: tried again')
             : this.log.error({ err, count }, 'device state batch failed'),
-      { retryWhen: isWorthRetrying },
-      dropped('device state'),
+      { retryWhen: isWorthRetrying, keyOf: (state) => state.id, merge: mergePanelStates },
+      (count) => {
+        this.stats.dropped += count;
+        this.log.error(
+          { count },
+          'device state: too many panels waiting for the database, the longest waiting were dropped',
+        );
+      },
     );
     this.writes = new PendingWrites({
       retryWhen: isDatabaseUnavailable,
@@ -185,9 +191,8 @@ export class DeviceGateway {
 
   private presence(deviceKey: string, online: boolean) {
     this.setOnline(deviceKey, online);
-    this.withDevice(deviceKey, (known) =>
-      this.stateWriter.add({ id: known.id, set: { last_seen_at: this.clock.now() } }),
-    );
+    const now = this.clock.now();
+    this.withDevice(deviceKey, (known) => this.stateWriter.add(panelState(known.id, {}, now, now)));
   }
 
   private markReady(deviceKey: string) {
@@ -218,6 +223,8 @@ export class DeviceGateway {
 
   private message(deviceKey: string, kind: device.DevicePublishKind, payload: Buffer) {
     this.stats.received++;
+    // Before the device lookup, which may wait for the database: what orders the panel's reports.
+    const receivedAt = this.clock.now();
     const limit = kind === 'log' ? device.MAX_LOG_PAYLOAD_BYTES : device.MAX_PAYLOAD_BYTES;
     if (payload.length > limit)
       return this.drop(deviceKey, kind, `payload of ${payload.length} bytes is over ${limit}`);
@@ -236,19 +243,19 @@ export class DeviceGateway {
         `payload does not fit the schema: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`,
       );
     }
-    this.withDevice(deviceKey, (known) => this.handle(known, kind, parsed.data));
+    this.withDevice(deviceKey, (known) => this.handle(known, kind, parsed.data, receivedAt));
   }
 
-  private handle(known: KnownDevice, kind: device.DevicePublishKind, data: unknown) {
-    const now = this.clock.now();
+  private handle(known: KnownDevice, kind: device.DevicePublishKind, data: unknown, receivedAt: number) {
     switch (kind) {
-      case 'state':
-        this.stateWriter.add({
-          id: known.id,
-          set: { ...stateToColumns(data as device.StateReport), last_seen_at: now },
-        });
-        if (carriesLocation(data as device.StateReport)) this.locationSink?.(known);
+      case 'state': {
+        const report = data as device.StateReport;
+        this.stateWriter.add(
+          panelState(known.id, stateToColumns(report), reportTime(report.ts, receivedAt), receivedAt),
+        );
+        if (carriesLocation(report)) this.locationSink?.(known);
         break;
+      }
       case 'apps':
         this.writes.add(`app list of ${known.deviceKey}`, () =>
           this.storeAppsInOrder(known, data as device.AppReport),
@@ -286,7 +293,7 @@ export class DeviceGateway {
       case 'ack': {
         const ack = data as device.CommandAck;
         if (ack.state) {
-          this.stateWriter.add({ id: known.id, set: { ...stateToColumns(ack.state), last_seen_at: now } });
+          this.stateWriter.add(panelState(known.id, stateToColumns(ack.state), receivedAt, receivedAt));
           if (carriesLocation(ack.state)) this.locationSink?.(known);
         }
         this.sink?.acknowledge(known, ack);
@@ -387,13 +394,6 @@ export class DeviceGateway {
 /** A report that may move the panel on the map: its position or its public address. */
 function carriesLocation(state: Partial<device.StateReport>) {
   return state.latitude !== undefined || state.longitude !== undefined || state.publicIp !== undefined;
-}
-
-/** Several reports of one panel within a batch become one UPDATE. */
-function mergeById(items: Array<{ id: number; set: Updateable<DevicesTable> }>) {
-  const merged = new Map<number, Updateable<DevicesTable>>();
-  for (const item of items) merged.set(item.id, { ...merged.get(item.id), ...item.set });
-  return [...merged].map(([id, set]) => ({ id, set }));
 }
 
 /** Characters as SQL's length() and substr() count them (code points, not UTF-16 units). */

@@ -35,3 +35,14 @@ export interface GatewayLog {
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
 }
+
+/**
+ * The broker could not take a change now (not connected, or no answer in time): the change may
+ * succeed when tried again, so a panel's enrollment is answered 503 and the panel enrolls again.
+ */
+export class BrokerUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BrokerUnavailable';
+  }
+}

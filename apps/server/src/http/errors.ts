@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { failWithKey, SESSION_EXPIRED_STATUS, translate, type FailReply } from '@panelfleet/contract';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { isDatabaseUnavailable, isTransactionConflict } from '../db/errors.js';
 import { Refusal, RelayedRefusal, SessionEnded, type RefusalKind } from '../refusal.js';
 import { AppError, RelayedFail, SessionExpiredError } from './app-error.js';
 import { requestLanguage } from './language.js';
@@ -69,6 +69,13 @@ export function installErrorHandling(app: FastifyInstance) {
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
+      return sendFail(request, reply, asAppError(new Refusal('common.serviceUnavailable', 'unavailable')));
+    }
+    // A deadlock or serialization failure rolled the request's transaction back whole: nothing of
+    // it was written, and the same request succeeds when sent again (seen under load with two
+    // instances writing the same device rows).
+    if (isTransactionConflict(error)) {
+      request.log.warn({ err: error }, 'transaction conflict: the request may be sent again');
       return sendFail(request, reply, asAppError(new Refusal('common.serviceUnavailable', 'unavailable')));
     }
     request.log.error({ err: error }, 'server fault');

@@ -66,20 +66,18 @@ export class LabelRepository {
 
   /**
    * The devices get exactly these labels (their other labels are removed). Run it in a
-   * transaction: on PostgreSQL the devices' rows are locked first (in id order, so two edits never
-   * deadlock), so edits of the same device at once apply one after the other, the last one whole,
-   * instead of colliding on the label-device key. SQLite runs one write transaction at a time.
+   * transaction: on PostgreSQL the company's label assignments are taken one at a time (a
+   * transaction-scoped advisory lock per schema and company), so edits of the same device at once
+   * apply one after the other, the last one whole, instead of colliding on the label-device key.
+   * Not by locking the devices' rows: the gateway's state batches and the map's positions update
+   * those rows all the time, in their own order, and a label save of many devices then deadlocked
+   * with them under load. SQLite runs one write transaction at a time.
    */
   async replaceLabelsOf(orgId: number, deviceIds: number[], labelIds: number[]) {
     if (onPostgres(this.db as Kysely<unknown>) && deviceIds.length)
-      await this.db
-        .selectFrom('devices')
-        .select('id')
-        .where('org_id', '=', orgId)
-        .where('id', 'in', deviceIds)
-        .orderBy('id')
-        .forUpdate()
-        .execute();
+      await sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':label_devices'), ${orgId}::int4)`.execute(
+        this.db,
+      );
     for (let i = 0; i < deviceIds.length; i += CHUNK) {
       const part = deviceIds.slice(i, i + CHUNK);
       await this.db
