@@ -270,12 +270,16 @@ export class CommandService implements CommandSink {
       batch.map((k) => k.id),
       now,
     );
+    // A panel that left again before its lookup answered (a slow database) is not claimed for: a
+    // claim it cannot use would hold its commands back from its real return.
+    const listening = batch.filter((k) => this.gateway.isReady(k.deviceKey));
+    if (!listening.length) return;
     const pending = await this.commands.claimPendingForPanels(
-      batch.map((k) => k.id),
+      listening.map((k) => k.id),
       now,
       RECLAIM_ON_READY_MS,
     );
-    await this.dispatch(pending, new Map(batch.map((k) => [k.id, k.deviceKey])));
+    await this.dispatch(pending, new Map(listening.map((k) => [k.id, k.deviceKey])));
   }
 
   /** `inserted`: the rows were just inserted, those marked sent there need no second write. */
