@@ -1,25 +1,15 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { device, materials, programs } from '@panelfleet/contract';
-import sharp from 'sharp';
+import { device, programs } from '@panelfleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_USERS, seedAccounts } from '../src/dev/seed-accounts.js';
-import { startFleet, type Fleet } from '../../simulator/src/fleet.js';
-import { enrollmentSecretOf, waitFor } from './device-helpers.js';
-import { backends, signedIn, startServer, TEST_PEPPER, type TestClient, type TestServer } from './harness.js';
-import { ForwardingProxy } from './ota-helpers.js';
-
-const users = [
-  ...SAMPLE_USERS,
-  { userName: 'creator1', password: 'creator123', userType: '4' as const, programRole: 0 },
-  { userName: 'level1a', password: 'level1123', userType: '4' as const, programRole: 1 },
-  { userName: 'level2a', password: 'level2123', userType: '4' as const, programRole: 2 },
-];
+import type { Fleet } from '../../simulator/src/fleet.js';
+import { waitFor } from './device-helpers.js';
+import { backends, signedIn, type TestClient, type TestServer } from './harness.js';
+import { startProgramBench, type ProgramBench } from './program-bench.js';
 
 describe.each(backends)('publishing programs to simulated panels on %s', (backend) => {
   let server: TestServer;
-  let proxy: ForwardingProxy;
+  let bench: ProgramBench;
   let fleet: Fleet;
   let creator: TestClient;
   let level1: TestClient;
@@ -27,7 +17,6 @@ describe.each(backends)('publishing programs to simulated panels on %s', (backen
   let foreign: TestClient;
   let devices: Array<{ id: number; device_key: string }>;
   let imageId: number;
-  let image: Buffer;
 
   const ok = (reply: { body: Record<string, unknown>; text: string }, what: string) => {
     if (reply.body.hhtStatus !== 'success') throw new Error(`${what}: ${reply.text}`);
@@ -54,68 +43,10 @@ describe.each(backends)('publishing programs to simulated panels on %s', (backen
   }
 
   beforeAll(async () => {
-    proxy = new ForwardingProxy();
-    const base = await proxy.listen();
-    server = await startServer(
-      backend,
-      { BASE_URL: base },
-      {
-        rollout: { tickMs: 100, jitterMs: 0, leaseMs: 5000 },
-        throttle: { perAccount: 1000, perAddress: 1000, windowMs: 60_000 },
-        users,
-      },
-    );
-    proxy.target = Number(new URL(server.url).port);
-    await seedAccounts(server.app.db, TEST_PEPPER, server.clock, [
-      { userName: 'b-operator', password: 'boperator123', userType: '4', activated: 1 },
-    ]);
-    [creator, level1, level2, foreign] = await Promise.all([
-      signedIn(server, 'creator1', 'creator123'),
-      signedIn(server, 'level1a', 'level1123'),
-      signedIn(server, 'level2a', 'level2123'),
-      signedIn(server, 'b-operator', 'boperator123'),
-    ]);
-    fleet = await startFleet({
-      url: server.url,
-      mqttUrl: `mqtt://127.0.0.1:${server.app.devices.mqttPort}`,
-      enrollmentSecret: await enrollmentSecretOf(creator),
-      count: 3,
-      prefix: 'PRGP',
-      telemetryMs: 3_600_000,
-      progressMs: 1,
-      abnormalLogChance: 0,
-      log: () => undefined,
-    });
-    devices = await waitFor('panels enrolled', async () => {
-      await server.app.devices.gateway.flushState();
-      const rows = await server.app.db.kysely
-        .selectFrom('devices')
-        .select(['id', 'device_key'])
-        .where('device_key', 'like', 'PRGP-%')
-        .orderBy('id')
-        .execute();
-      return rows.length === 3 ? rows : undefined;
-    });
-    // Noise so that the image is not tiny: the panels report shares while it downloads.
-    const noise = crypto.randomBytes(800 * 600 * 3);
-    image = await sharp(noise, { raw: { width: 800, height: 600, channels: 3 } })
-      .png()
-      .toBuffer();
-    const form = new FormData();
-    form.append('fileType', '1');
-    form.append('uiFile', new Blob([image]), 'noise.png');
-    const uploaded = await fetch(`${server.url}/material/insertMaterial`, {
-      method: 'POST',
-      headers: { cookie: `pf_session=${creator.cookie('pf_session')}` },
-      body: form,
-    });
-    imageId = materials.insertMaterial.reply.parse(await uploaded.json()).dataObject.materialId;
+    bench = await startProgramBench(backend, { count: 3, prefix: 'PRGP' });
+    ({ server, fleet, creator, level1, level2, foreign, devices, imageId } = bench);
   });
-  afterAll(async () => {
-    await fleet?.stop();
-    await server?.stop();
-    await proxy?.close();
-  });
+  afterAll(() => bench?.stop());
 
   it('publishes only an approved program, to panels or labels of the company, by a creator', async () => {
     const { programId, pass2 } = await approvedProgram('Not yet');

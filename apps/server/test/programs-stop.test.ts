@@ -1,19 +1,10 @@
-import crypto from 'node:crypto';
-import { materials, programs } from '@panelfleet/contract';
-import sharp from 'sharp';
+import { programs } from '@panelfleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_USERS, seedAccounts } from '../src/dev/seed-accounts.js';
-import { startFleet, type Fleet } from '../../simulator/src/fleet.js';
-import { enrollmentSecretOf, waitFor } from './device-helpers.js';
-import { backends, signedIn, startServer, TEST_PEPPER, type TestClient, type TestServer } from './harness.js';
-import { ForwardingProxy } from './ota-helpers.js';
-
-const users = [
-  ...SAMPLE_USERS,
-  { userName: 'creator1', password: 'creator123', userType: '4' as const, programRole: 0 },
-  { userName: 'level1a', password: 'level1123', userType: '4' as const, programRole: 1 },
-  { userName: 'level2a', password: 'level2123', userType: '4' as const, programRole: 2 },
-];
+import type { Fleet } from '../../simulator/src/fleet.js';
+import { waitFor } from './device-helpers.js';
+import { backends, signedIn, type TestClient, type TestServer } from './harness.js';
+import type { ForwardingProxy } from './ota-helpers.js';
+import { startProgramBench, type ProgramBench } from './program-bench.js';
 
 /** One second of play time lasts this long on the simulated panels (their play clock). */
 const PLAY_SECOND_MS = 100;
@@ -22,6 +13,7 @@ const PLAY_SECOND_MS = 100;
 // simulated panels whose play clock runs fast.
 describe.each(backends)('finishing and stopping published programs on %s', (backend) => {
   let server: TestServer;
+  let bench: ProgramBench;
   let proxy: ForwardingProxy;
   let fleet: Fleet;
   let creator: TestClient;
@@ -93,69 +85,10 @@ describe.each(backends)('finishing and stopping published programs on %s', (back
       .execute();
 
   beforeAll(async () => {
-    proxy = new ForwardingProxy();
-    const base = await proxy.listen();
-    server = await startServer(
-      backend,
-      { BASE_URL: base },
-      {
-        rollout: { tickMs: 100, jitterMs: 0, leaseMs: 5000 },
-        throttle: { perAccount: 1000, perAddress: 1000, windowMs: 60_000 },
-        users,
-      },
-    );
-    proxy.target = Number(new URL(server.url).port);
-    await seedAccounts(server.app.db, TEST_PEPPER, server.clock, [
-      { userName: 'b-operator', password: 'boperator123', userType: '4', activated: 1 },
-    ]);
-    [creator, level1, level2, foreign] = await Promise.all([
-      signedIn(server, 'creator1', 'creator123'),
-      signedIn(server, 'level1a', 'level1123'),
-      signedIn(server, 'level2a', 'level2123'),
-      signedIn(server, 'b-operator', 'boperator123'),
-    ]);
-    fleet = await startFleet({
-      url: server.url,
-      mqttUrl: `mqtt://127.0.0.1:${server.app.devices.mqttPort}`,
-      enrollmentSecret: await enrollmentSecretOf(creator),
-      count: 4,
-      prefix: 'PRGS',
-      telemetryMs: 3_600_000,
-      progressMs: 1,
-      abnormalLogChance: 0,
-      playSecondMs: PLAY_SECOND_MS,
-      log: () => undefined,
-    });
-    devices = await waitFor('panels enrolled', async () => {
-      await server.app.devices.gateway.flushState();
-      const rows = await server.app.db.kysely
-        .selectFrom('devices')
-        .select(['id', 'device_key'])
-        .where('device_key', 'like', 'PRGS-%')
-        .orderBy('id')
-        .execute();
-      return rows.length === 4 ? rows : undefined;
-    });
-    // Noise, so that the image takes a while through the slow proxy.
-    const noise = crypto.randomBytes(800 * 600 * 3);
-    const image = await sharp(noise, { raw: { width: 800, height: 600, channels: 3 } })
-      .png()
-      .toBuffer();
-    const form = new FormData();
-    form.append('fileType', '1');
-    form.append('uiFile', new Blob([image]), 'noise.png');
-    const uploaded = await fetch(`${server.url}/material/insertMaterial`, {
-      method: 'POST',
-      headers: { cookie: `pf_session=${creator.cookie('pf_session')}` },
-      body: form,
-    });
-    imageId = materials.insertMaterial.reply.parse(await uploaded.json()).dataObject.materialId;
+    bench = await startProgramBench(backend, { count: 4, prefix: 'PRGS', playSecondMs: PLAY_SECOND_MS });
+    ({ server, proxy, fleet, creator, level1, level2, foreign, devices, imageId } = bench);
   });
-  afterAll(async () => {
-    await fleet?.stop();
-    await server?.stop();
-    await proxy?.close();
-  });
+  afterAll(() => bench?.stop());
 
   it('reports finished when the play time is over: the panel stops, the task shows it finished', async () => {
     const { programId, taskId } = await published('Short loop', 3, [0]);
