@@ -56,16 +56,12 @@ test('shows a panel’s screen time today and over the recent days, built from i
 
   const today = modal.getByTestId('screen-time-day');
   await expect(today.getByTestId('screen-time-slot')).toHaveCount(24);
-  // The panel reports every 2 s: refresh until its reports are in.
-  await expect
-    .poll(
-      async () => {
-        await today.getByTestId('screen-time-refresh').click();
-        return today.getByTestId('screen-time-app').count();
-      },
-      { timeout: 20_000 },
-    )
-    .toBeGreaterThan(0);
+  // The panel reports every 2 s: refresh until its reports are in. A refresh reads the day anew
+  // (the list is empty while it loads), so each try waits a moment for the rows to come.
+  await expect(async () => {
+    await today.getByTestId('screen-time-refresh').click();
+    await expect(today.getByTestId('screen-time-app').first()).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
   const slots = await today
     .getByTestId('screen-time-slot')
     .evaluateAll((hours) => hours.map((hour) => Number(hour.getAttribute('data-total'))));

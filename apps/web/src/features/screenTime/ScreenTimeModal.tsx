@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Modal, Progress, Space, Spin, Statistic, Tabs, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { screenTime } from '@panelfleet/contract';
 import { call } from '../../api/client';
@@ -26,6 +26,8 @@ function ScreenTimePanel({ deviceKey, sign }: { deviceKey: string; sign: Sign })
   const query = useQuery({
     queryKey: [...SESSION_QUERY_KEY, 'screenTime', deviceKey, sign, askedAt],
     queryFn: () => call(screenTime.selectRptTime, { ...rangeOf(sign, askedAt), sign, deviceKey }),
+    // A refresh asks for a new range: the figures shown stay, under the spinner, until it answers.
+    placeholderData: keepPreviousData,
   });
   const scale = screenTime.SCREEN_TIME_SCALE[sign];
   const data = query.data;
@@ -99,12 +101,12 @@ export function ScreenTimeModal({ deviceKey, deviceName, open, onClose }: Screen
           {
             key: 'day',
             label: <span data-testid="screen-time-tab-day">{t('screenTime.today')}</span>,
-            children: <ScreenTimePanel deviceKey={deviceKey} sign="day" />,
+            children: <ScreenTimePanel key={deviceKey} deviceKey={deviceKey} sign="day" />,
           },
           {
             key: 'recent',
             label: <span data-testid="screen-time-tab-recent">{t('screenTime.recent')}</span>,
-            children: <ScreenTimePanel deviceKey={deviceKey} sign="recent" />,
+            children: <ScreenTimePanel key={deviceKey} deviceKey={deviceKey} sign="recent" />,
           },
         ]}
       />
