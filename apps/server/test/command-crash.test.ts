@@ -141,12 +141,16 @@ describe.each(backends)(
         groupIds: String(label.groupId),
       });
 
-      const sent = await operator.post('/sendData/sendCommandByTagIds', {
-        tagIds: String(label.groupId),
-        order: '00',
-        value: '40',
-      });
-      expect(sent.body).toMatchObject({ hhtStatus: 'success', dataObject: { count: DEVICES } });
+      // The kill comes when 100 panels have run the command: usually after the reply, but on a
+      // busy machine the fan-out can get there first, and then the reply never comes. Either way
+      // the command is stored before anything is published, so the restart must finish it.
+      const sent = await operator
+        .post('/sendData/sendCommandByTagIds', { tagIds: String(label.groupId), order: '00', value: '40' })
+        .catch((error: unknown) => {
+          if (!killed) throw error;
+          return undefined;
+        });
+      if (sent) expect(sent.body).toMatchObject({ hhtStatus: 'success', dataObject: { count: DEVICES } });
       await waitFor('the kill during fan-out', () => killed, 30_000);
       expect(executedBeforeKill).toBeLessThan(DEVICES);
 
