@@ -10,13 +10,20 @@
  * body to a file. The server's resident memory is sampled every 100 ms while it works; growth is
  * over its RSS before the round.
  *
- * Environment: SIZE_MB (200), ROUNDS (3).
+ * The server's CPU per round is set against the CPU of hashing the same file alone (read in 1 MiB
+ * pieces, SHA-256 and MD5 with node:crypto: what every upload used to compute), measured in this
+ * process in the same run.
+ *
+ * Environment: SIZE_MB (200), ROUNDS (3), STORE (local; `s3`: the server's file store and its
+ * uploads in an s3rver bucket started here, apps/server/test/s3-server.ts).
  */
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { apkSigner, buildApk } from '../apps/server/test/apk-fixtures.js';
+import { startS3 } from '../apps/server/test/s3-server.js';
 import {
   cpuSeconds,
   fmt,
@@ -38,6 +45,25 @@ const SIZE_MB = Number(process.env.SIZE_MB ?? 200);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const CHUNK = 8 * 2 ** 20;
 const MiB = 2 ** 20;
+const STORE = process.env.STORE ?? 'local';
+
+/** CPU seconds of this process to read `file` and hash it with SHA-256 and MD5. */
+function hashingCpu(file: string) {
+  const before = process.cpuUsage();
+  const sha256 = crypto.createHash('sha256');
+  const md5 = crypto.createHash('md5');
+  const fd = fs.openSync(file, 'r');
+  const buffer = Buffer.allocUnsafe(MiB);
+  for (let read = fs.readSync(fd, buffer); read > 0; read = fs.readSync(fd, buffer)) {
+    sha256.update(buffer.subarray(0, read));
+    md5.update(buffer.subarray(0, read));
+  }
+  fs.closeSync(fd);
+  sha256.digest();
+  md5.digest();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1e6;
+}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -165,7 +191,9 @@ runBenchmark('bench:apk-upload', 1_800_000, async () => {
     `APK upload: a ${fmt(size / 1e6)} MB APK (${fmt(size / MiB, 1)} MiB), ${ROUNDS} rounds each; load average ${loads[0]}`,
   );
 
-  const server = await startServer({});
+  const s3 = STORE === 's3' ? await startS3('bench-apk') : undefined;
+  onCleanup(async () => s3?.stop());
+  const server = await startServer(s3?.env ?? {});
   const operator = await Operator.signIn(server.url);
   const cookie = operator.cookieHeader();
   const pid = server.child.pid!;
@@ -208,6 +236,8 @@ runBenchmark('bench:apk-upload', 1_800_000, async () => {
   }
   await server.stop();
   loads.push(loadAverage());
+  const hashing: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) hashing.push(hashingCpu(file));
 
   const disk: number[] = [];
   for (let round = 0; round < ROUNDS; round++)
@@ -258,7 +288,9 @@ runBenchmark('bench:apk-upload', 1_800_000, async () => {
         `${rss.map((r) => fmt(r, 1)).join(' / ')} MiB (file ${fmt(size / MiB)} MiB)`,
       ],
       ['Node HTTP sink RSS growth', `${sinkRss.map((r) => fmt(r, 1)).join(' / ')} MiB`],
-      ['PanelFleet server CPU per round', `${fmt(cpu / ROUNDS, 2)} s`],
+      [`PanelFleet server CPU per round (file store: ${STORE})`, `${fmt(cpu / ROUNDS, 2)} s`],
+      ['hashing the file alone (read, SHA-256 and MD5), CPU', `${fmt(median(hashing), 2)} s median`],
+      ['ratio server CPU / hashing the file (goal < 1.5x)', `${fmt(cpu / ROUNDS / median(hashing), 2)}x`],
       ['load average (1, 5, 15 min): start / after PanelFleet / after baselines', loads.join(' / ')],
     ],
   );

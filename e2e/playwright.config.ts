@@ -59,6 +59,8 @@ export default defineConfig({
       TITLE: server.roleFlag === '1' ? 'OTA Service Desk' : 'PanelFleet',
       // Dashboards: the fleet gauges and history are sampled every few seconds, not every 5 minutes.
       HISTORY_SAMPLE_MS: '3000',
+      // Webhooks (issue 26): the tests' receivers listen on loopback, which only this setting allows.
+      OUTBOUND_ALLOW_PRIVATE: 'on',
     },
   })),
 });

@@ -4,13 +4,30 @@
 //      directly in src/ is a node of its own);
 //   c. no HTTP status thrown outside src/http: services raise a Refusal of a kind;
 //   d. the device side's unscoped repository methods (…ForPanel, …ForPanels) are called only on
-//      the device side, so no user route reaches them.
+//      the device side, so no user route reaches them;
+//   e. the wiring files (the composition root and what it hands app.ts) import a module only
+//      through its entry, modules/<name>/index.ts (the gateway through gateway/index.ts);
+//   f. an entry is imported only by the wiring files: no module wires another;
+//   g. every module has an entry;
+//   h. no source file in the repository over 400 lines, outside tests and migrations;
+//   i. no import cycle between the repository's TypeScript files (console, contract, simulator,
+//      server, bench, e2e; type imports count).
 // Prints every finding and one summary line; exits 1 when anything was found.
+// `--self-test` runs the checks on a small tree with one violation of each rule and fails unless
+// every rule reports it.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const src = path.join(root, 'apps/server/src');
+
+/** Files directly in src/ that wire modules together. */
+const WIRING = ['composition-root.ts', 'composition.ts', 'foundation.ts', 'app.ts', 'main.ts'];
+const MAX_LINES = 400;
+/** Repository files the length rule skips: tests, migrations, data and documents. */
+const NOT_SOURCE =
+  /test|migrations|\.md$|\.json$|lock|\.(png|jpe?g|gif|webp|ico|woff2?|ttf|mmdb|zip|apk|bin|gz)$/i;
 
 /** Files that hold SQL besides repository files: the database layer itself. */
 const SQL_FOLDERS = ['db/'];
@@ -30,6 +47,8 @@ const PANEL_SIDE = [
   /^modules\/[^/]+\/[^/]+-kind\.ts$/,
   /^modules\/devices\/enrollment-service\.ts$/,
   /^modules\/commands\/service\.ts$/,
+  // Entries wire the device side into their module, as the root did before them.
+  /^modules\/[^/]+\/index\.ts$/,
   /^composition-root\.ts$/,
 ];
 const PANEL_CALL = /\.\w+ForPanels?\s*\(/g;
@@ -108,9 +127,11 @@ function resolveImport(fromFile, spec) {
     base.replace(/\.js$/, '.ts'),
     base.replace(/\.js$/, '.tsx'),
     `${base}.ts`,
+    `${base}.tsx`,
     path.join(base, 'index.ts'),
+    path.join(base, 'index.tsx'),
   ];
-  return candidates.find((c) => fs.existsSync(c));
+  return candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
 }
 
 /** Strongly connected components with more than one node (Tarjan). */
@@ -144,59 +165,173 @@ function cycles(graph) {
   return found;
 }
 
-const files = walk(src);
-const sqlFindings = [];
-const statusFindings = [];
-const panelFindings = [];
-const graph = new Map();
+/** Every finding of rules a–h on a server source tree and a repository's file list. */
+function check(src, repoRoot, repoFiles, options = {}) {
+  const files = walk(src);
+  const sqlFindings = [];
+  const statusFindings = [];
+  const panelFindings = [];
+  const entryFindings = [];
+  const graph = new Map();
+  /** The entry a file of modules/ or gateway/ belongs to, or undefined. */
+  const entryOf = (rel) => {
+    const parts = rel.split('/');
+    if (parts[0] === 'modules' && parts.length > 2) return `modules/${parts[1]}/index.ts`;
+    if (parts[0] === 'gateway' && parts.length > 1) return 'gateway/index.ts';
+    return undefined;
+  };
 
-for (const file of files) {
-  const rel = path.relative(src, file).split(path.sep).join('/');
-  const text = stripComments(fs.readFileSync(file, 'utf8'));
-  const sqlAllowed =
-    isRepositoryFile(rel) || SQL_FILES.includes(rel) || SQL_FOLDERS.some((f) => rel.startsWith(f));
-  if (!sqlAllowed)
-    for (const [pattern, what] of SQL_PATTERNS)
-      for (const match of text.matchAll(pattern))
-        sqlFindings.push(`${rel}:${lineOf(text, match.index)}: ${what} ${match[0].trim()}`);
-  if (!rel.startsWith('http/')) {
-    const lines = new Map();
-    for (const [pattern, what] of STATUS_PATTERNS)
-      for (const match of text.matchAll(pattern)) {
-        const line = lineOf(text, match.index);
-        if (!lines.has(line)) lines.set(line, `${rel}:${line}: ${what}: ${match[0].trim()}`);
-      }
-    statusFindings.push(...[...lines].sort(([a], [b]) => a - b).map(([, finding]) => finding));
-  }
+  for (const file of files) {
+    const rel = path.relative(src, file).split(path.sep).join('/');
+    const text = stripComments(fs.readFileSync(file, 'utf8'));
+    const sqlAllowed =
+      isRepositoryFile(rel) || SQL_FILES.includes(rel) || SQL_FOLDERS.some((f) => rel.startsWith(f));
+    if (!sqlAllowed)
+      for (const [pattern, what] of SQL_PATTERNS)
+        for (const match of text.matchAll(pattern))
+          sqlFindings.push(`${rel}:${lineOf(text, match.index)}: ${what} ${match[0].trim()}`);
+    if (!rel.startsWith('http/')) {
+      const lines = new Map();
+      for (const [pattern, what] of STATUS_PATTERNS)
+        for (const match of text.matchAll(pattern)) {
+          const line = lineOf(text, match.index);
+          if (!lines.has(line)) lines.set(line, `${rel}:${line}: ${what}: ${match[0].trim()}`);
+        }
+      statusFindings.push(...[...lines].sort(([a], [b]) => a - b).map(([, finding]) => finding));
+    }
 
-  if (!isRepositoryFile(rel) && !PANEL_SIDE.some((pattern) => pattern.test(rel)))
-    for (const match of text.matchAll(PANEL_CALL))
-      panelFindings.push(`${rel}:${lineOf(text, match.index)}: ${match[0].trim()}`);
+    if (!isRepositoryFile(rel) && !PANEL_SIDE.some((pattern) => pattern.test(rel)))
+      for (const match of text.matchAll(PANEL_CALL))
+        panelFindings.push(`${rel}:${lineOf(text, match.index)}: ${match[0].trim()}`);
 
-  const from = nodeOf(rel);
-  for (const { spec, line } of importsOf(text)) {
-    const target = resolveImport(file, spec);
-    if (!target || !target.startsWith(src)) continue;
-    const to = nodeOf(path.relative(src, target).split(path.sep).join('/'));
-    if (to === from) continue;
+    const from = nodeOf(rel);
+    const wiring = WIRING.includes(rel);
+    for (const { spec, line } of importsOf(text)) {
+      const target = resolveImport(file, spec);
+      if (!target || !target.startsWith(src)) continue;
+      const targetRel = path.relative(src, target).split(path.sep).join('/');
+      const entry = entryOf(targetRel);
+      if (entry && wiring && targetRel !== entry)
+        entryFindings.push(`${rel}:${line}: imports ${targetRel}, not the entry ${entry}`);
+      if (entry && !wiring && targetRel === entry && entryOf(rel) !== entry)
+        entryFindings.push(`${rel}:${line}: imports the entry ${entry} (only the wiring files do)`);
+      const to = nodeOf(targetRel);
+      if (to === from) continue;
+      if (!graph.has(from)) graph.set(from, new Map());
+      const edges = graph.get(from);
+      if (!edges.has(to)) edges.set(to, []);
+      edges.get(to).push(`${rel}:${line} -> ${spec}`);
+    }
     if (!graph.has(from)) graph.set(from, new Map());
-    const edges = graph.get(from);
-    if (!edges.has(to)) edges.set(to, []);
-    edges.get(to).push(`${rel}:${line} -> ${spec}`);
   }
-  if (!graph.has(from)) graph.set(from, new Map());
+  const modulesDir = path.join(src, 'modules');
+  if (fs.existsSync(modulesDir))
+    for (const entry of fs.readdirSync(modulesDir, { withFileTypes: true }))
+      if (entry.isDirectory() && !fs.existsSync(path.join(modulesDir, entry.name, 'index.ts')))
+        entryFindings.push(`modules/${entry.name}/: no entry (index.ts)`);
+
+  // i. cycles between files, in the whole repository.
+  const fileGraph = new Map();
+  for (const rel of repoFiles.filter((f) => /\.tsx?$/.test(f) && !/\.d\.ts$/.test(f))) {
+    const full = path.join(repoRoot, rel);
+    if (!fs.existsSync(full)) continue;
+    const edges = new Map();
+    for (const { spec } of importsOf(stripComments(fs.readFileSync(full, 'utf8')))) {
+      const target = resolveImport(full, spec);
+      if (target) edges.set(path.relative(repoRoot, target).split(path.sep).join('/'), []);
+    }
+    fileGraph.set(rel, edges);
+  }
+  const fileCycleFindings = cycles(fileGraph).map((component) => component.join(' <-> '));
+
+  const lengthFindings = repoFiles
+    .filter((rel) => !NOT_SOURCE.test(rel))
+    .flatMap((rel) => {
+      const full = path.join(repoRoot, rel);
+      if (!fs.existsSync(full)) return [];
+      const lines = fs.readFileSync(full, 'utf8').split('\n').length - 1;
+      return lines > MAX_LINES ? [`${rel}: ${lines} lines`] : [];
+    });
+
+  if (options.printGraph)
+    for (const [from, edges] of [...graph].sort())
+      console.log(`${from} -> ${[...edges.keys()].sort().join(', ')}`);
+
+  const cycleFindings = cycles(graph).map((component) => {
+    const inside = new Set(component);
+    const edges = component.flatMap((v) =>
+      [...graph.get(v)].filter(([w]) => inside.has(w)).map(([w, sites]) => `    ${v} -> ${w}  (${sites[0]})`),
+    );
+    return `${component.join(' <-> ')}\n${edges.join('\n')}`;
+  });
+  return {
+    files: files.length,
+    folders: graph.size,
+    sqlFindings,
+    cycleFindings,
+    statusFindings,
+    panelFindings,
+    entryFindings,
+    lengthFindings,
+    fileCycleFindings,
+  };
 }
 
-if (process.argv.includes('--graph'))
-  for (const [from, edges] of [...graph].sort())
-    console.log(`${from} -> ${[...edges.keys()].sort().join(', ')}`);
+/** A tree with one violation of each rule; every rule must report it. */
+function selfTest() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'architecture-check-'));
+  const write = (rel, text) => {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  };
+  try {
+    write('src/modules/a/index.ts', "export { A } from './service.js';\n");
+    write(
+      'src/modules/a/service.ts',
+      "import { B } from '../b/service.js';\nexport class A { run(db) { return db.selectFrom('t'); } }\n",
+    );
+    write('src/modules/b/service.ts', "import { A } from '../a/index.js';\nexport const B = A;\n");
+    write('src/modules/b/routes.ts', "export const r = (x) => { throw new Fail('k', 404); };\n");
+    write('src/modules/b/hook.ts', 'export const h = (d) => d.keysForPanels([]);\n');
+    write('src/composition-root.ts', "import { A } from './modules/a/service.js';\n");
+    write('long.ts', 'const x = 1;\n'.repeat(MAX_LINES + 1));
+    write('web/a.tsx', "import { b } from './b';\nexport const a = 1;\n");
+    write('web/b.ts', "import type { a } from './a';\nexport const b = 2;\n");
+    const found = check(path.join(dir, 'src'), dir, ['long.ts', 'long.test.ts', 'web/a.tsx', 'web/b.ts']);
+    const expect = {
+      'a. SQL': found.sqlFindings.length === 1,
+      'b. cycles': found.cycleFindings.length === 1,
+      'c. statuses': found.statusFindings.length === 1,
+      'd. device side': found.panelFindings.length === 1,
+      'e/f/g. entries': found.entryFindings.length === 3,
+      'h. length': found.lengthFindings.length === 1,
+      'i. file cycles': found.fileCycleFindings.length === 1,
+    };
+    const failed = Object.entries(expect).filter(([, ok]) => !ok);
+    if (failed.length) {
+      console.log(JSON.stringify(found, null, 2));
+      console.log(`architecture check self-test FAILED: ${failed.map(([rule]) => rule).join(', ')}`);
+      process.exit(1);
+    }
+    console.log('architecture check self-test: ok (each rule reports its violation)');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 
-const cycleFindings = cycles(graph).map((component) => {
-  const inside = new Set(component);
-  const edges = component.flatMap((v) =>
-    [...graph.get(v)].filter(([w]) => inside.has(w)).map(([w, sites]) => `    ${v} -> ${w}  (${sites[0]})`),
-  );
-  return `${component.join(' <-> ')}\n${edges.join('\n')}`;
+if (process.argv.includes('--self-test')) {
+  selfTest();
+  process.exit(0);
+}
+
+const repoFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+  cwd: root,
+  encoding: 'utf8',
+})
+  .split('\n')
+  .filter(Boolean);
+const found = check(path.join(root, 'apps/server/src'), root, repoFiles, {
+  printGraph: process.argv.includes('--graph'),
 });
 
 const report = (title, findings) => {
@@ -204,16 +339,29 @@ const report = (title, findings) => {
   console.log(`\n${title} (${findings.length}):`);
   for (const finding of findings) console.log(`  ${finding}`);
 };
-report('a. SQL outside repository files and db/', sqlFindings);
-report('b. import cycles between server folders', cycleFindings);
-report('c. HTTP statuses outside src/http (raise a Refusal of a kind instead)', statusFindings);
-report('d. device-side (unscoped) repository methods called outside the device side', panelFindings);
+report('a. SQL outside repository files and db/', found.sqlFindings);
+report('b. import cycles between server folders', found.cycleFindings);
+report('c. HTTP statuses outside src/http (raise a Refusal of a kind instead)', found.statusFindings);
+report('d. device-side (unscoped) repository methods called outside the device side', found.panelFindings);
+report('e–g. modules wired other than through their entries', found.entryFindings);
+report(`h. source files over ${MAX_LINES} lines (split them along their seams)`, found.lengthFindings);
+report('i. import cycles between files', found.fileCycleFindings);
 
-const total = sqlFindings.length + cycleFindings.length + statusFindings.length + panelFindings.length;
+const total =
+  found.sqlFindings.length +
+  found.cycleFindings.length +
+  found.statusFindings.length +
+  found.panelFindings.length +
+  found.entryFindings.length +
+  found.lengthFindings.length +
+  found.fileCycleFindings.length;
 console.log(
-  `architecture check: ${total === 0 ? 'ok' : 'FAILED'}: ${files.length} files, ${graph.size} folders; ` +
-    `${sqlFindings.length} SQL sites outside repositories, ${cycleFindings.length} import cycles, ` +
-    `${statusFindings.length} HTTP statuses outside src/http, ` +
-    `${panelFindings.length} device-side calls outside the device side`,
+  `architecture check: ${total === 0 ? 'ok' : 'FAILED'}: ${found.files} files, ${found.folders} folders; ` +
+    `${found.sqlFindings.length} SQL sites outside repositories, ${found.cycleFindings.length} import cycles, ` +
+    `${found.statusFindings.length} HTTP statuses outside src/http, ` +
+    `${found.panelFindings.length} device-side calls outside the device side, ` +
+    `${found.entryFindings.length} imports around the module entries, ` +
+    `${found.lengthFindings.length} files over ${MAX_LINES} lines, ` +
+    `${found.fileCycleFindings.length} import cycles between files`,
 );
 process.exit(total === 0 ? 0 : 1);

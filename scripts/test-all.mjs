@@ -9,6 +9,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensurePrerequisites } from './prerequisites.mjs';
+
+// Before anything else: a missing browser, font or broker is named here, not deep in a suite.
+if (!ensurePrerequisites()) process.exit(1);
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, '.tmp');

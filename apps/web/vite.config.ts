@@ -24,7 +24,19 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
 
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rolldownOptions: {
+      treeshake: {
+        // antd's component libraries declare no `sideEffects`, so a module reached for one helper
+        // is kept whole with what it imports: antd's Tooltip (in every Form) needs a colour class
+        // of @rc-component/color-picker, whose index brought the whole colour picker and a collapse
+        // panel into the sign-in page. Their modules only define components and helpers.
+        moduleSideEffects: [{ test: /\/node_modules\/@rc-component\//, sideEffects: false }],
+      },
+    },
+  },
   server: { proxy },
   preview: { proxy },
 });

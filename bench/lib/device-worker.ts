@@ -29,6 +29,8 @@ let mode: DeviceMode = 'bare';
 const bare: BareDevice[] = [];
 const panels: PanelSlot[] = [];
 let errors = 0;
+/** Commands the raw devices executed and acknowledged. */
+let rawExecuted = 0;
 
 function send(reply: WorkerReply) {
   process.send!(reply);
@@ -102,12 +104,28 @@ async function connectRaw(d: BareDevice, mqttUrl: string) {
     will: { topic: presence, payload: JSON.stringify({ v: 1, online: false }), qos: 1, retain: true },
   });
   d.raw = raw;
+  const ackTopic = device.deviceTopic(d.key, 'ack');
+  // A command is executed at once and acknowledged with the state it changed, as a panel does (protocol 5.7).
+  raw.onMessage = (_topic, payload) => {
+    const command = JSON.parse(payload.toString('utf8')) as { id: string; order: string; value: unknown };
+    rawExecuted++;
+    const state = command.order === '00' ? `,"state":{"brightness":${Number(command.value)}}` : '';
+    raw.publishAtMostOnce(ackTopic, `{"v":1,"id":"${command.id}","result":"succeeded"${state}}`);
+  };
   await raw.subscribe(device.commandTopic(d.key));
   await raw.publish(presence, JSON.stringify({ v: 1, online: true }), true);
 }
 
-/** Raw devices: each keeps `inflight` QoS 1 reports unacknowledged until the deadline. */
-async function ingestRaw(seconds: number, inflight: number) {
+/** The generator's panels all booted when it started. */
+const bootedAt = performance.now();
+/** A panel's uptime for its next report: milliseconds since boot, one more than the last at least. */
+const uptimeAfter = (last: number) => Math.max(Math.floor(performance.now() - bootedAt), last + 1);
+
+/**
+ * Raw devices: each keeps `inflight` QoS 1 reports unacknowledged until the deadline, or until it
+ * sent `reports` of them when that is given.
+ */
+async function ingestRaw(seconds: number, inflight: number, reports = Infinity, from = 0) {
   const deadline = Date.now() + seconds * 1000;
   let sent = 0;
   const last: Record<string, number> = {};
@@ -116,17 +134,20 @@ async function ingestRaw(seconds: number, inflight: number) {
       const raw = d.raw;
       if (!raw) return;
       const topic = device.deviceTopic(d.key, 'state');
-      let seq = 0;
+      let seq = from;
       let ts = 0;
+      let up = 0;
       const lane = async () => {
-        while (Date.now() < deadline && !raw.closed) {
+        while (seq < from + reports && Date.now() < deadline && !raw.closed) {
           const mine = ++seq;
-          // A panel's reports carry rising times (protocol 5.1): the lanes send several in one millisecond.
+          // A panel's reports carry its rising uptime, which orders them (protocol 5.1), and its
+          // time: the lanes send several in one millisecond.
           ts = Math.max(Date.now(), ts + 1);
+          up = uptimeAfter(up);
           // The simulator's periodic telemetry shape; ramUsed carries a sequence number the benchmark reads back.
           await raw.publish(
             topic,
-            `{"v":1,"cpuTemperature":${40 + ((i + mine) % 150) / 10},"ramUsed":${mine},"ts":${ts}}`,
+            `{"v":1,"cpuTemperature":${40 + ((i + mine) % 150) / 10},"ramUsed":${mine},"ts":${ts},"uptimeMs":${up}}`,
           );
           sent++;
           // The broker acknowledges in order, so the highest acknowledged number is the last one sent.
@@ -224,7 +245,11 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
     }
     case 'ingest': {
       if (mode === 'raw')
-        return { requestId, op: 'ingested', ...(await ingestRaw(request.seconds, request.inflight)) };
+        return {
+          requestId,
+          op: 'ingested',
+          ...(await ingestRaw(request.seconds, request.inflight, request.reports, request.from)),
+        };
       const deadline = Date.now() + request.seconds * 1000;
       let sent = 0;
       const last: Record<string, number> = {};
@@ -235,15 +260,18 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
           const topic = device.deviceTopic(d.key, 'state');
           let seq = 0;
           let ts = 0;
+          let up = 0;
           while (Date.now() < deadline && client.connected) {
             seq++;
-            ts = Math.max(Date.now(), ts + 1); // rising times (protocol 5.1)
+            ts = Math.max(Date.now(), ts + 1);
+            up = uptimeAfter(up); // rising uptime (protocol 5.1)
             // The simulator's periodic telemetry shape; ramUsed carries a sequence number the benchmark reads back.
             const payload = JSON.stringify({
               v: 1,
               cpuTemperature: 40 + ((i + seq) % 150) / 10,
               ramUsed: seq,
               ts,
+              uptimeMs: up,
             });
             try {
               await client.publishAsync(topic, payload, { qos: 1 });
@@ -259,7 +287,7 @@ async function handle(request: WorkerRequest & { requestId: number }): Promise<W
       return { requestId, op: 'ingested', sent, last };
     }
     case 'stats': {
-      const executed = panels.reduce((n, s) => n + s.panel.executed.length, 0);
+      const executed = panels.reduce((n, s) => n + s.panel.executed.length, rawExecuted);
       const duplicates = panels.reduce((n, s) => n + s.panel.duplicates, 0);
       return { requestId, op: 'stats', executed, duplicates, errors };
     }

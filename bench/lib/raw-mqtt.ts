@@ -1,7 +1,7 @@
 /**
  * A lean MQTT 3.1.1 client for load generation: CONNECT (credentials, last will), SUBSCRIBE,
- * QoS 1 PUBLISH with several messages in flight, PINGREQ, and just enough parsing for CONNACK,
- * SUBACK, PUBACK and PINGRESP. Packets are built straight into buffers (the topic part once per
+ * QoS 1 PUBLISH with several messages in flight, QoS 0 PUBLISH, PINGREQ, and just enough parsing
+ * for CONNACK, SUBACK, PUBACK, PINGRESP and incoming PUBLISH (handed to `onMessage`). Packets are built straight into buffers (the topic part once per
  * connection), so one generator process offers far more reports per second than mqtt.js clients,
  * and the benchmark measures the server instead of its own load generators.
  */
@@ -36,7 +36,8 @@ export interface RawConnectOptions {
   username: string;
   password: string;
   keepaliveSeconds: number;
-  will: { topic: string; payload: string; qos: 1; retain: boolean };
+  /** Panels announce themselves with a last will; a publisher or collector has none. */
+  will?: { topic: string; payload: string; qos: 1; retain: boolean };
 }
 
 /** One connection; `publish` resolves when the broker acknowledged (PUBACK). */
@@ -50,6 +51,8 @@ export class RawMqttClient {
   /** PUBLISH fixed-header-less prefix for a topic: its length-prefixed name. */
   private topicCache = new Map<string, Buffer>();
   closed = false;
+  /** Every PUBLISH the broker delivers (QoS 1 ones are acknowledged first). */
+  onMessage: ((topic: string, payload: Buffer) => void) | undefined;
 
   connect(options: RawConnectOptions): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -63,7 +66,8 @@ export class RawMqttClient {
         reject(new Error('connection closed'));
       });
       this.onConnack = (code) => (code === 0 ? resolve() : reject(new Error(`CONNACK ${code}`)));
-      const flags = 0x80 | 0x40 | (options.will.retain ? 0x20 : 0) | 0x08 | 0x04 | 0x02;
+      const will = options.will;
+      const flags = 0x80 | 0x40 | (will ? (will.retain ? 0x20 : 0) | 0x08 | 0x04 : 0) | 0x02;
       const keepalive = Buffer.alloc(2);
       keepalive.writeUInt16BE(options.keepaliveSeconds);
       const body = Buffer.concat([
@@ -71,8 +75,7 @@ export class RawMqttClient {
         Buffer.from([4, flags]),
         keepalive,
         str(options.clientId),
-        str(options.will.topic),
-        str(options.will.payload),
+        ...(will ? [str(will.topic), str(will.payload)] : []),
         str(options.username),
         str(options.password),
       ]);
@@ -93,13 +96,35 @@ export class RawMqttClient {
     return new Promise((resolve) => this.waiting.set(id, resolve));
   }
 
-  /** QoS 1 publish; resolves on PUBACK. */
-  publish(topic: string, payload: string, retain = false): Promise<void> {
+  private topicPrefix(topic: string) {
     let prefix = this.topicCache.get(topic);
     if (!prefix) {
       prefix = str(topic);
       this.topicCache.set(topic, prefix);
     }
+    return prefix;
+  }
+
+  /** QoS 0 publish: written at once, nothing comes back. */
+  publishAtMostOnce(topic: string, payload: string | Buffer) {
+    const prefix = this.topicPrefix(topic);
+    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    const rl = remainingLength(prefix.length + body.length);
+    this.socket!.write(Buffer.concat([Buffer.from([0x30]), rl, prefix, body]));
+  }
+
+  /** Holds writes until `uncork`, so a burst of publishes leaves in few system calls. */
+  cork() {
+    this.socket!.cork();
+  }
+
+  uncork() {
+    this.socket!.uncork();
+  }
+
+  /** QoS 1 publish; resolves on PUBACK. */
+  publish(topic: string, payload: string, retain = false): Promise<void> {
+    const prefix = this.topicPrefix(topic);
     const body = Buffer.from(payload);
     const id = this.packetId();
     const header = Buffer.allocUnsafe(1 + 4 + prefix.length + 2);
@@ -158,13 +183,16 @@ export class RawMqttClient {
         this.waiting.delete(id);
         resolve?.();
       } else if (type === 3) {
-        // A command (QoS 1): acknowledge it so the broker does not resend; the load generator ignores it.
         const qos = (first >> 1) & 3;
+        const topicLength = body.readUInt16BE(0);
+        let at = 2 + topicLength;
         if (qos > 0) {
-          const topicLength = body.readUInt16BE(0);
-          const id = body.readUInt16BE(2 + topicLength);
+          // Acknowledged at once so the broker does not send it again.
+          const id = body.readUInt16BE(at);
+          at += 2;
           this.socket!.write(Buffer.from([0x40, 2, id >> 8, id & 0xff]));
         }
+        this.onMessage?.(body.toString('utf8', 2, 2 + topicLength), body.subarray(at));
       }
     }
   }

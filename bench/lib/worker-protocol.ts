@@ -1,6 +1,9 @@
 /** IPC messages between a benchmark and its device worker processes. */
 
-/** panel: the simulator's SimulatedPanel; bare: mqtt.js following the protocol; raw: the lean load-generating client. */
+/**
+ * panel: the simulator's SimulatedPanel; bare: mqtt.js following the protocol; raw: the lean
+ * load-generating client, which also executes brightness commands and acknowledges them (QoS 0).
+ */
 export type DeviceMode = 'panel' | 'bare' | 'raw';
 
 export type WorkerRequest =
@@ -18,8 +21,12 @@ export type WorkerRequest =
   /** Connect every enrolled device to `mqttUrl`: subscribe to its command topic and announce presence. */
   | { op: 'connect'; mqttUrl: string; concurrency: number }
   | { op: 'disconnect' }
-  /** Bare or raw devices publish partial state reports (QoS 1, `inflight` unacknowledged each) for `seconds`. */
-  | { op: 'ingest'; seconds: number; inflight: number }
+  /**
+   * Bare or raw devices publish partial state reports (QoS 1, `inflight` unacknowledged each) for
+   * `seconds`; raw devices with `reports` send exactly that many each instead, numbered
+   * from + 1 .. from + reports (`ramUsed` carries the number).
+   */
+  | { op: 'ingest'; seconds: number; inflight: number; reports?: number; from?: number }
   | { op: 'stats' };
 
 export type WorkerReply = { requestId: number } & (

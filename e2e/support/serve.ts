@@ -38,6 +38,18 @@ app.http.post<{ Params: { serial: string } }>(
     return { serial: panel.serial, corruptNextOta: true };
   },
 );
+// The panel's wall clock is set wrong (a reset clock): the report it sends at once carries that time.
+app.http.post<{ Params: { serial: string }; Querystring: { offsetMs?: string } }>(
+  '/e2e/panels/:serial/clock',
+  async (request, reply) => {
+    const panel = fleet?.panels.find((p) => p.serial === request.params.serial);
+    if (!panel) return reply.code(404).send({ error: `no simulated panel ${request.params.serial}` });
+    const offsetMs = Number(request.query.offsetMs ?? 0);
+    panel.setClockOffset(offsetMs);
+    await panel.reportState({ cpuTemperature: panel.state.cpuTemperature });
+    return { serial: panel.serial, offsetMs };
+  },
+);
 await app.http.listen({ port: config.port, host: '127.0.0.1' });
 
 const fleetSize = Number(process.env.FLEET ?? '0');

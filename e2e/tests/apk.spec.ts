@@ -229,13 +229,24 @@ test('detail panel: a new version becomes the latest; descriptions; auxiliary ap
     groupIds: String(group.groupId),
   });
   await detail.getByTestId('apk-version-install-1').click();
-  await page.getByTestId('apk-install-search').locator('input').fill('E2E-00001');
   const dialog = page.locator('.ant-modal', { has: page.getByTestId('apk-install-target') });
+  // The header box chooses every panel on every page (5 a page), and the count says so.
+  const everyPanel = (await apiCall(page, url, device.listDevices, { start: 1, size: 50 })).totalRecords;
+  expect(everyPanel).toBeGreaterThan(5);
+  await dialog.getByTestId('apk-install-all-panels').click();
+  await expect(dialog.getByTestId('apk-install-count')).toHaveText(`${everyPanel} panels chosen`);
+  await dialog.locator('.ant-pagination-item-2').click();
+  await expect(dialog.locator('.ant-table-row .ant-checkbox-input:checked')).toHaveCount(everyPanel - 5);
+  await dialog.getByTestId('apk-install-all-panels').click();
+  await expect(dialog.getByTestId('apk-install-count')).toHaveCount(0);
+  await page.getByTestId('apk-install-search').locator('input').fill('E2E-00001');
   await expect(dialog.locator('.ant-table-row')).toHaveCount(1);
   await dialog.locator('.ant-table-row .ant-checkbox-input').check();
   await snapshot(page, 'apk-install-dialog-en');
   await dialog.getByText('Labels', { exact: true }).click();
-  await dialog.getByTestId(`apk-install-label-${INSTALL_LABEL}`).click();
+  await dialog.locator(`[data-testid="apk-install-label"][data-label="${INSTALL_LABEL}"]`).click();
+  // Before the install: the panels the label reaches.
+  await expect(dialog.getByTestId('apk-install-count')).toHaveText(`2 panels in ${INSTALL_LABEL}`);
   await snapshot(page, 'apk-install-labels-en');
   await dialog.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByText('Installing on 2 panels')).toBeVisible();
@@ -331,7 +342,9 @@ test('zh-CN: the list, detail and dialogs', async ({ page }) => {
   await snapshot(page, 'apk-install-dialog-zh');
   const installDialog = page.locator('.ant-modal', { has: page.getByTestId('apk-install-target') });
   await installDialog.getByText('标签', { exact: true }).click();
-  await expect(installDialog.getByTestId(`apk-install-label-${INSTALL_LABEL}`)).toBeVisible();
+  await expect(
+    installDialog.locator(`[data-testid="apk-install-label"][data-label="${INSTALL_LABEL}"]`),
+  ).toBeVisible();
   await snapshot(page, 'apk-install-labels-zh');
   await installDialog.getByText('所选设备', { exact: true }).click();
   await page

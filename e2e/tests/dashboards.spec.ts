@@ -203,31 +203,44 @@ test('the Map tab shows the located panels with their positions, zooms into a cl
   await expect(page.getByTestId('fleet-map-china')).toBeVisible();
   await switchLanguage(page, 'zh-CN');
   await snapshot(page, 'map-view-zh-CN');
-  // Click the green marks (online) until a single panel is hit: clusters zoom in, a panel opens its detail.
+  // Click the marks holding online panels until a single panel is hit: clusters zoom in, a panel opens its detail.
   await page.getByTestId('fleet-map-toggle-world').click();
   await expect(page.getByTestId('fleet-map-world')).toBeVisible();
-  for (let attempt = 0; attempt < 8 && !(await page.getByTestId('device-detail').isVisible()); attempt++) {
-    await page.waitForTimeout(600); // the map's zoom animation
-    const chart = page.getByTestId('fleet-map-world');
-    // The marks are drawn on their own canvas layer (zlevel 1); positions are relative to the chart.
-    const mark = await chart.evaluate((element) => {
+  const chart = page.getByTestId('fleet-map-world');
+  // The marks are drawn on their own canvas layer (zlevel 1); positions are relative to the chart.
+  const findMark = () =>
+    chart.evaluate((element) => {
       const box = element.getBoundingClientRect();
       for (const c of Array.from(element.querySelectorAll('canvas'))) {
         const rect = c.getBoundingClientRect();
         const ratio = c.width / rect.width;
         const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
         const near = (i: number, rgb: number[]) => rgb.every((v, k) => Math.abs(data[i + k]! - v) < 14);
-        for (let i = 0; i < data.length; i += 4)
-          if (near(i, [82, 196, 26]))
-            return {
-              x: rect.left - box.left + ((i / 4) % c.width) / ratio + 3,
-              y: rect.top - box.top + Math.floor(i / 4 / c.width) / ratio + 3,
-            };
+        // Green: all online; orange: a group mixing online and offline panels, which zooms in too.
+        for (const rgb of [
+          [82, 196, 26],
+          [250, 140, 22],
+        ])
+          for (let i = 0; i < data.length; i += 4)
+            if (near(i, rgb))
+              return {
+                x: rect.left - box.left + ((i / 4) % c.width) / ratio + 3,
+                y: rect.top - box.top + Math.floor(i / 4 / c.width) / ratio + 3,
+              };
       }
       return null;
     });
-    expect(mark, 'a green mark on the map').not.toBeNull();
+  for (let attempt = 0; attempt < 8 && !(await page.getByTestId('device-detail').isVisible()); attempt++) {
+    // The marks fade and grow in after every zoom: look again until one is drawn in full.
+    let mark: Awaited<ReturnType<typeof findMark>> = null;
+    await expect
+      .poll(async () => (mark = await findMark()), {
+        message: 'a mark with online panels on the map',
+        timeout: 10_000,
+      })
+      .not.toBeNull();
     await chart.click({ position: mark! });
+    await page.waitForTimeout(600); // the map's zoom animation
   }
   await expect(page.getByTestId('device-detail')).toBeVisible();
   await expect(page.getByTestId('detail-online')).toHaveAttribute('data-online', '1');

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
-import { menuFor, type ShellUser } from '@panelfleet/contract';
+import { accounts as accountCalls, device, menuFor, type ShellUser } from '@panelfleet/contract';
+import { apiCall } from '../support/api.js';
 import { tokenHash } from '@panelfleet/server/tokens';
 import { snapshot } from '../support/screenshots.js';
 
@@ -24,6 +25,8 @@ const TYPES: Record<string, ShellUser> = {
   newcustomer: { userType: '2', state: 0 },
   manager1: { userType: '3', state: 1 },
   operator1: { userType: '4', state: 1 },
+  approver1: { userType: '4', state: 1 },
+  approver2: { userType: '4', state: 1 },
 };
 
 let demo: ChildProcess | undefined;
@@ -124,3 +127,75 @@ for (const language of ['en-US', 'zh-CN'] as const) {
     await snapshot(page, `demo-feedback-${language}`);
   });
 }
+
+/** The rows of the table a screen shows (at least one). */
+const hasRows = async (page: Page) => expect(page.locator('.ant-table-row').first()).toBeVisible();
+
+test('every list the demo fills has rows: catalog, distributor, programs, users, panels', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  // The platform: a salesperson, licences, the OTA version catalog.
+  await signIn(page, 'admin', 'en-US');
+  for (const view of ['saleMan', 'license', 'otaVersion']) {
+    await page.goto(`${url}/home/${view}`);
+    await hasRows(page);
+    await snapshot(page, `demo-${view}`);
+  }
+  await page.context().clearCookies();
+
+  // The distributor: its certificate, an app in its APK repository, an upgrade strategy.
+  await signIn(page, 'sales1', 'en-US');
+  await page.goto(`${url}/home/certificate`);
+  await expect(page.getByText('North Sales panels').first()).toBeVisible();
+  await snapshot(page, 'demo-certificate');
+  await page.goto(`${url}/home/apkRenew`);
+  await expect(page.getByTestId('apk-cards')).toContainText(/North Signage|com\.northsales\.signage/);
+  await snapshot(page, 'demo-apk');
+  await page.goto(`${url}/home/upgradeTactics`);
+  await hasRows(page);
+  await snapshot(page, 'demo-upgradeTactics');
+  await page.context().clearCookies();
+
+  // The company account: its console users, two of them approvers with program roles 1 and 2.
+  await signIn(page, 'customer1', 'en-US');
+  await page.goto(`${url}/home/customer`);
+  await hasRows(page);
+  const users = await apiCall(page, url, accountCalls.userList, { start: 1, size: 50 });
+  expect(
+    users.listObject
+      .filter((u) => u.userName.startsWith('approver'))
+      .map((u) => [u.userName, u.role])
+      .sort(),
+  ).toEqual([
+    ['approver1', 1],
+    ['approver2', 2],
+  ]);
+  await snapshot(page, 'demo-console-users');
+  await page.context().clearCookies();
+
+  // The customer administrator: programs and materials; panels on several kinds of network, at
+  // several addresses, with weeks of run time.
+  await signIn(page, 'operator1', 'en-US');
+  for (const tab of ['program', 'materials']) {
+    await page.goto(`${url}/home/Broadcast?tab=${tab}`);
+    await hasRows(page);
+    await snapshot(page, `demo-${tab}`);
+  }
+  const panels = (await apiCall(page, url, device.listDevices, { start: 1, size: 50 })).listObject;
+  expect(new Set(panels.map((p) => p.netWorkState)).size).toBeGreaterThanOrEqual(3);
+  expect(new Set(panels.map((p) => p.publicIp)).size).toBeGreaterThanOrEqual(3);
+  await page.goto(`${url}/home/report`);
+  await page.getByRole('tab', { name: 'Device run time report' }).click();
+  await page.getByTestId('report-deviceTime').getByTestId('report-show-data').click();
+  await expect(page.getByTestId('report-deviceTime').locator('.ant-table-row').first()).toBeVisible();
+  await snapshot(page, 'demo-run-times');
+  // Thirty panels in seven cities on the device map, at the size of a 1440x900 screen.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${url}/home/Map`);
+  await expect(page.getByTestId('fleet-map')).toBeVisible();
+  await snapshot(page, 'demo-map-world-1440');
+  await page.getByTestId('fleet-map-toggle-china').click();
+  await expect(page.getByTestId('fleet-map-china')).toBeVisible();
+  await snapshot(page, 'demo-map-china-1440');
+});

@@ -9,6 +9,7 @@ import { pickOption, pickOptions, switchLanguage } from '../support/antd.js';
 import { snapshot } from '../support/screenshots.js';
 import { baseUrl } from '../support/servers.js';
 import { signIn } from '../support/session.js';
+import { tableFitsBothWidths } from '../support/layout.js';
 
 // The OTA console against the e2e server's simulated panels of Riverside School (E2E-00001 oem,
 // 00002 rs, 00003 x9_vn, 00004 oem, 00005 rs, 00006 x9_vn; all on 1.4.2): operator1 (type 4)
@@ -93,6 +94,8 @@ async function fleet(page: Page) {
 }
 
 const fileRow = (page: Page) => rows(page).filter({ hasText: version });
+// Long enough to be ellipsised in the files table, which shows the whole of it on hover.
+const IMAGE_NAME = 'pf-rs-firmware-for-the-classroom-panels-of-riverside-school.bin';
 
 test('a customer administrator uploads firmware, describes it and force-upgrades a label in two waves', async ({
   page,
@@ -130,9 +133,9 @@ test('a customer administrator uploads firmware, describes it and force-upgrades
   await snapshot(page, 'ota-upload-errors-en-US');
 
   // Upload 6 MB at 1.5 MB/s: the progress dialog shows MB done of MB total and cannot be closed.
-  const image = firmware('pf-rs.bin', 6);
+  const image = firmware(IMAGE_NAME, 6);
   await form.locator('input[type="file"]').setInputFiles(image);
-  await expect(form.getByTestId('ota-upload-chosen')).toContainText('pf-rs.bin (6.0 M)');
+  await expect(form.getByTestId('ota-upload-chosen')).toContainText(`${IMAGE_NAME} (6.0 M)`);
   await form.getByTestId('ota-upload-version').fill(version);
   await pickOptions(page, form.getByTestId('ota-file-machine-types'), ['rs']);
   await form.getByTestId('ota-file-remark').fill('Faster start-up for the rs series');
@@ -160,6 +163,16 @@ test('a customer administrator uploads firmware, describes it and force-upgrades
   await bothLanguages(page, 'ota-files', async (p) => {
     await expect(p.getByRole('columnheader', { name: '文件名' })).toBeVisible();
     await expect(fileRow(p).getByTestId('ota-file-new')).toHaveText('新');
+  });
+  // The files table fits 1440 and 1366 px; the long file name ends in "…" and shows whole on hover.
+  await tableFitsBothWidths(page, 'ota-files-table', async (p) => {
+    const name = fileRow(p).getByTestId('ota-file-name');
+    await expect(name).toContainText('pf-rs-firmware');
+    expect(await name.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+    await name.hover();
+    await expect(p.locator('.ant-tooltip:visible')).toContainText(IMAGE_NAME);
+    await p.mouse.move(0, 0);
+    await expect(p.locator('.ant-tooltip:visible')).toHaveCount(0);
   });
 
   // A second file with the same version is refused; cancelling an upload deletes its bytes (in Chinese).
@@ -262,6 +275,10 @@ test('a customer administrator uploads firmware, describes it and force-upgrades
   const pickable = force.getByTestId('force-devices');
   await expect(rows(pickable)).toHaveCount(2);
   for (const key of RS_KEYS) await expect(rows(pickable).filter({ hasText: key })).toHaveCount(1);
+  // Before sending: how many panels the upgrade reaches, and the one of the label it leaves out.
+  await expect(force.getByTestId('force-count')).toHaveText(
+    `2 panels in ${LABEL}; 1 more in these labels that the file does not fit`,
+  );
   await force.getByTestId('force-timed').click();
   const tomorrow = new Date(Date.now() + 24 * 3600_000);
   const when = `${tomorrow.toLocaleDateString('sv-SE')} 08:30`;
@@ -320,6 +337,12 @@ test('a customer administrator uploads firmware, describes it and force-upgrades
   await expect(task.getByTestId('task-progress')).toHaveAttribute('data-done', '3');
   await expect(task.getByTestId('task-progress')).toHaveAttribute('data-failed', '0');
   await bothLanguages(page, 'ota-tasks');
+  // The progress label and "Wave 2 of 2" each keep to their place, at 1440 and 1366 px.
+  await tableFitsBothWidths(page, 'ota-tasks-table', async () => {
+    const progress = await task.getByTestId('task-progress').boundingBox();
+    const wave = await task.getByTestId('task-wave').boundingBox();
+    expect(progress && wave && wave.y >= progress.y + progress.height - 1).toBe(true);
+  });
 
   // The view dialog: two waves, each done; the manage dialog: each panel's state.
   await dialogBothLanguages(page, 'ota-task-view', () => task.getByTestId('task-view').click(), taskView);
@@ -355,7 +378,16 @@ test('a customer administrator uploads firmware, describes it and force-upgrades
     'ota-force-upgrade',
     () => fileRow(page).getByTestId('row-force-upgrade').click(),
     force,
+  ); // The count in Chinese, before sending.
+  await switchLanguage(page, 'zh-CN');
+  await fileRow(page).getByTestId('row-force-upgrade').click();
+  await force.locator(`[data-testid="force-label"][data-label="${LABEL}"]`).click();
+  await expect(force.getByTestId('force-count')).toHaveText(
+    `${LABEL} 中的 2 台面板；这些标签中另有 1 台与此文件不匹配`,
   );
+  await snapshot(page, 'ota-force-count-zh-CN');
+  await close(page, force);
+  await switchLanguage(page, 'en-US');
 });
 
 test('OTA staff read the OTA log of the upgrade, filter it, and keep upgrade policies', async ({ page }) => {
@@ -376,16 +408,25 @@ test('OTA staff read the OTA log of the upgrade, filter it, and keep upgrade pol
   const log = rows(page);
   for (const key of RS_KEYS)
     await expect(log.filter({ hasText: key }).filter({ hasText: 'Update success' }).first()).toBeVisible();
-  await expect(log.filter({ hasText: 'E2E-00001' }).filter({ hasText: 'Abnormal' }).first()).toBeVisible();
+  // A panel the file does not fit was skipped, and those of the cancelled timed task cancelled:
+  // the log says so, and calls nothing "Abnormal".
+  const status = (key: string, state: string) =>
+    log.filter({ hasText: key }).locator(`[data-testid="ota-log-status"][data-state="${state}"]`).first();
+  await expect(status('E2E-00001', 'skipped')).toHaveText('Skipped');
+  await expect(status('E2E-00002', 'cancelled')).toHaveText('Cancelled');
+  await expect(page.getByTestId('ota-log-status').filter({ hasText: 'Abnormal' })).toHaveCount(0);
   await bothLanguages(page, 'ota-log', async (p) => {
     await expect(rows(p).filter({ hasText: '更新成功' }).first()).toBeVisible();
+    await expect(status('E2E-00001', 'skipped')).toHaveText('已跳过');
+    await expect(status('E2E-00002', 'cancelled')).toHaveText('已取消');
+    await expect(p.getByTestId('ota-log-status').filter({ hasText: '异常' })).toHaveCount(0);
   });
   await pickOption(page, page.getByTestId('ota-log-status-filter'), 'Update success');
   await page.getByTestId('ota-log-device').fill('E2E-00005');
   await page.getByTestId('list-search-button').click();
   await expect(log.filter({ hasText: 'E2E-00005' }).first()).toBeVisible();
   await expect(log.filter({ hasText: 'E2E-00002' })).toHaveCount(0);
-  await expect(log.filter({ hasText: 'Abnormal' })).toHaveCount(0);
+  await expect(log.filter({ hasText: 'Skipped' })).toHaveCount(0);
   await snapshot(page, 'ota-log-filtered-en-US');
   await page.getByTestId('tab-abnormal-log').click();
   await expect(page).toHaveURL(/\/home\/abnormalLog$/);
@@ -776,12 +817,12 @@ test('a staged upgrade of two labels pauses when a wave fails, resumes, and the 
   await byStatus('Update failed', [failing]);
   await expect(log(failing)).toContainText("Failed: the image's SHA-256 does not match");
   await snapshot(page, 'ota-log-staged-failed-en-US');
-  await byStatus('Abnormal', [cancelled, 'E2E-00003', 'E2E-00006']);
+  await byStatus('Skipped or cancelled', [cancelled, 'E2E-00003', 'E2E-00006']);
   await expect(log(cancelled)).toContainText('Cancelled: cancelled by the operator');
   for (const key of ['E2E-00003', 'E2E-00006'])
     await expect(log(key)).toContainText('Skipped: the file does not fit this machine type');
   await switchLanguage(page, 'zh-CN');
   await expect(log(cancelled)).toContainText('已取消');
-  await snapshot(page, 'ota-log-staged-abnormal-zh-CN');
+  await snapshot(page, 'ota-log-staged-skipped-zh-CN');
   await switchLanguage(page, 'en-US');
 });

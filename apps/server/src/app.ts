@@ -3,31 +3,44 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
-import { compose, type DashboardStack, type DeviceStack, type OtaStack } from './composition-root.js';
+import type { Composition, DashboardStack, DeviceStack, OtaStack } from './composition.js';
+import { compose } from './composition-root.js';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { withStartUpLock } from './db/start-up-lock.js';
 import { waitForDatabase } from './db/wait-for-database.js';
+import { bounded, STOP_STEP_MS, withinClose } from './gateway/index.js';
 import { installConsoleFiles } from './http/console-files.js';
 import { installErrorHandling } from './http/errors.js';
+import { installIntake } from './http/intake.js';
+import { installApiReference } from './http/api-reference.js';
 import { installOpenApi } from './http/openapi.js';
 import { installRequestLog, loggerOptions } from './http/logging.js';
 import { installOriginGuard } from './http/origin-guard.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { installTextGuard } from './http/text-guard.js';
-import type { ThrottleLimits } from './modules/auth/throttle.js';
-import type { CommandTimings } from './modules/commands/service.js';
-import type { RolloutSettings } from './modules/rollouts/engine.js';
-import type { ServerLicense } from './modules/server-license/service.js';
-import type { TipService } from './modules/tips/service.js';
+import { MULTIPART_FILE_LIMIT } from './http/router.js';
+import type { ThrottleLimits } from './modules/auth/index.js';
+import type { CommandTimings } from './modules/commands/index.js';
+import type { RolloutSettings } from './modules/rollouts/index.js';
+import type { ServerLicense } from './modules/server-license/index.js';
+import type { TipService } from './modules/tips/index.js';
 import type { EventBus, PublishTaskProgress } from './events/bus.js';
-import type { OtaUpgradeSource } from './modules/dashboards/history.js';
-import type { LiveHub, LiveHubOptions } from './modules/live/hub.js';
+import type { OtaUpgradeSource } from './modules/dashboards/index.js';
+import type { LiveHub, LiveHubOptions } from './modules/live/index.js';
+import type { JobLeases } from './modules/jobs/index.js';
+import type { AlertSettings, AlertStack } from './modules/alerts/index.js';
+import type { ApiTokenLimits } from './modules/api-tokens/index.js';
+
+/** How long a shutdown lets the requests in flight finish (main.ts bounds the whole shutdown). */
+const DRAIN_MS = 3000;
 
 export interface AppOptions {
   clock?: Clock;
   throttle?: ThrottleLimits;
+  /** Calls per window of one API token (tests lower it). */
+  apiTokenLimits?: ApiTokenLimits;
   /** PostgreSQL schema (tests give each server its own). */
   databaseSchema?: string;
   logger?: boolean;
@@ -39,6 +52,8 @@ export interface AppOptions {
   live?: Partial<LiveHubOptions>;
   /** Where the dashboards count succeeded OTA installs (default: the OTA commands). */
   otaUpgrades?: OtaUpgradeSource;
+  /** Alert evaluation and mail timings (tests shorten them). */
+  alerts?: Partial<AlertSettings>;
 }
 
 export interface PanelFleetApp {
@@ -46,6 +61,10 @@ export interface PanelFleetApp {
   db: Db;
   devices: DeviceStack;
   ota: OtaStack;
+  /** The periodic jobs' leases (released at shutdown). */
+  jobs: JobLeases;
+  /** Alert evaluation and mail, run now (tests and benchmarks). */
+  alerts: AlertStack;
   serverLicense: ServerLicense;
   /** Error tips and reminders (the OTA dispatch's reminder for a machine type, version and language). */
   tips: TipService;
@@ -55,6 +74,7 @@ export interface PanelFleetApp {
   publishTaskProgress: PublishTaskProgress;
   dashboards: DashboardStack;
   live: LiveHub;
+  panelHistory: Composition['panelHistory'];
   close(): Promise<void>;
 }
 
@@ -70,6 +90,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     trustProxy: config.trustProxy.length ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
   });
+  // First of the hooks: a shutdown stops taking requests before any other hook runs.
+  const intake = installIntake(http);
   const db = openDatabase(config.database, {
     schema: options.databaseSchema,
     onConnectionError: (err) => http.log.warn({ err }, 'database connection lost; the pool reconnects'),
@@ -85,23 +107,38 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await installSecurityHeaders(http, { baseUrl: config.baseUrl, netSpeedUrl: config.netSpeedUrl });
   await http.register(cookie);
   await http.register(formbody);
-  await http.register(multipart, { limits: { files: 1, fields: 10, fileSize: 20 * 1024 * 1024 } });
+  await http.register(multipart, { limits: { files: 1, fields: 10, fileSize: MULTIPART_FILE_LIMIT } });
   installErrorHandling(http);
   installRequestLog(http);
   installOriginGuard(http, config.baseUrl);
   installTextGuard(http);
   installOpenApi(http);
+  installApiReference(http);
 
-  const { devices, ota, serverLicense, tips, events, publishTaskProgress, dashboards, live } = await compose({
+  const {
+    devices,
+    ota,
+    jobs,
+    alerts,
+    serverLicense,
+    tips,
+    events,
+    publishTaskProgress,
+    dashboards,
+    live,
+    panelHistory,
+  } = await compose({
     http,
     db,
     config,
     clock,
     throttle: options.throttle,
+    apiTokenLimits: options.apiTokenLimits,
     commandTimings: options.commandTimings,
     rollout: options.rollout,
     live: options.live,
     otaUpgrades: options.otaUpgrades,
+    alerts: options.alerts,
   });
 
   await installConsoleFiles(http, config.webDist);
@@ -111,15 +148,29 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     db,
     devices,
     ota,
+    jobs,
+    alerts,
     serverLicense,
     tips,
     events,
     publishTaskProgress,
     dashboards,
     live,
+    panelHistory,
     close: async () => {
-      await ota.stop();
+      // Stop taking work, everywhere at once: no new request, command claim, job or rollout lease.
+      intake.stop();
+      devices.commands.stopTakingWork();
+      jobs.stop();
+      const rolloutsStopped = ota.stop();
+      // Event streams never end by themselves: the consoles reconnect to another instance.
+      live.stop();
+      // Requests in flight answer; commands they record are handed to the other instances.
+      await intake.drained(withinClose(DRAIN_MS));
+      await bounded('rollout engine stop', STOP_STEP_MS, http.log, () => rolloutsStopped);
+      // Hand over what this instance holds: unpublished commands, job leases (the engine released its tasks).
       await devices.stop();
+      await bounded('job leases release', STOP_STEP_MS, http.log, () => jobs.release());
       await http.close();
     },
   };

@@ -29,6 +29,9 @@ const envSchema = z.object({
   NET_SPEED_URL: z.string().default(''),
   WEB_DIST: z.string().optional(),
   SMTP_URL: z.string().optional(),
+  // Hosts (names or addresses, comma-separated) outbound calls may reach although they are private
+  // or loopback, and over plain http: an identity provider inside the customer's network.
+  OUTBOUND_ALLOW_HOSTS: z.string().default(''),
   PLATFORM_URL: z.string().url().optional(),
   SERVER_REPORT_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   // Not 1883: a host that runs Mosquitto (these machines do) keeps that port.
@@ -82,6 +85,18 @@ const envSchema = z.object({
     .int()
     .min(0)
     .default(24 * 60 * 60_000),
+  /** A rollout panel whose step has not moved this long is asked for its state. */
+  ROLLOUT_STALL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(10 * 60_000),
+  /** A listening panel that does not answer that question this long fails with reason timedOut. */
+  ROLLOUT_ANSWER_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(2 * 60_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Offline IP location (MaxMind DB format): a directory holding the IPv4/IPv6 files, or `off`. */
   IP_LOCATION_DB: z.string().optional(),
@@ -89,8 +104,12 @@ const envSchema = z.object({
   HISTORY_HOURLY_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   /** Dashboard history: daily rows kept this many days. */
   HISTORY_DAYS: z.coerce.number().int().min(7).max(3660).default(400),
+  /** A panel's history (issue 27): changes kept row by row this many days, then per hour. */
+  PANEL_HISTORY_RAW_DAYS: z.coerce.number().int().min(1).max(30).default(2),
+  /** A panel's history: kept this many days in all, then deleted. */
+  PANEL_HISTORY_DAYS: z.coerce.number().int().min(1).max(3660).default(90),
   /** V8's old-generation growth past the last full collection, in percent (0: V8's own, up to 4x). */
-  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(20),
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(50),
   /** How often the history job samples every company (the dashboards' gauges and offline days). */
   HISTORY_SAMPLE_MS: z.coerce
     .number()
@@ -108,6 +127,16 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Bucket in the path (http://host/bucket/key), as MinIO and most S3-compatible stores want. */
   S3_FORCE_PATH_STYLE: flag('on'),
+  /** Outbound calls (webhooks) may go to loopback and private ranges (on-premises receivers). */
+  OUTBOUND_ALLOW_PRIVATE: flag('off'),
+  /** Each webhook attempt waits at most this long for the whole answer. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Deliveries failing this many times in a row (after their retries) disable the webhook. */
+  WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).max(1000).default(20),
+  /** Webhook attempts one instance makes at once (a slow receiver holds at most two of them). */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
+  /** How often each instance looks for due webhook deliveries. */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
 });
 
 export type DatabaseTarget =
@@ -126,6 +155,8 @@ export interface Config {
   serverLevel: number;
   roleFlag: 0 | 1;
   title: string;
+  /** OUTBOUND_ALLOW_HOSTS, lower case. */
+  outboundAllowHosts: string[];
   netSpeedUrl: string;
   webDist: string;
   /** nodemailer SMTP URL; without it mail goes to DATA_DIR/outbox. */
@@ -138,6 +169,8 @@ export interface Config {
   /** Directory of the offline IP location database, or null when turned off. */
   ipLocationDb: string | null;
   history: { hourlyDays: number; days: number; sampleMs: number };
+  /** Each panel's history: days kept row by row, days kept in all. */
+  panelHistory: { rawDays: number; days: number };
   /** The proxies allowed to tell the client's address (empty: none; X-Forwarded-For is ignored). */
   trustProxy: string[];
   mqtt: MqttConfig;
@@ -145,10 +178,20 @@ export interface Config {
   uploadMaxApkBytes: number;
   ffmpegPath: string;
   firmwareSigningKey?: string;
-  rollout: { maxDownloads: number; jitterMs: number; lateWindowMs: number };
+  rollout: {
+    maxDownloads: number;
+    jitterMs: number;
+    lateWindowMs: number;
+    stallMs: number;
+    answerMs: number;
+  };
   heapGrowingPercent: number;
   /** Where files live (docs/operations.md, "Files"). */
   files: FileStoreSettings;
+  /** The outbound guard (security/outbound.ts): private receivers allowed or not. */
+  outbound: { allowPrivate: boolean };
+  /** Webhook delivery (docs/webhooks.md). */
+  webhooks: { timeoutMs: number; disableAfter: number; concurrency: number; pollMs: number };
 }
 
 export interface MqttConfig {
@@ -247,12 +290,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     netSpeedUrl: e.NET_SPEED_URL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     smtpUrl: e.SMTP_URL,
+    outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS.split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     platformUrl: e.PLATFORM_URL?.replace(/\/+$/, ''),
     serverReportIntervalMs: e.SERVER_REPORT_INTERVAL_MS,
     logLevel: e.LOG_LEVEL,
     ipLocationDb:
       e.IP_LOCATION_DB === 'off' ? null : path.resolve(e.IP_LOCATION_DB ?? path.dirname(defaultIpDatabase())),
     history: { hourlyDays: e.HISTORY_HOURLY_DAYS, days: e.HISTORY_DAYS, sampleMs: e.HISTORY_SAMPLE_MS },
+    panelHistory: { rawDays: e.PANEL_HISTORY_RAW_DAYS, days: e.PANEL_HISTORY_DAYS },
     trustProxy: e.TRUST_PROXY,
     uploadMaxFirmwareBytes: e.UPLOAD_MAX_FIRMWARE_BYTES,
     uploadMaxApkBytes: e.UPLOAD_MAX_APK_BYTES,
@@ -262,9 +309,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDownloads: e.ROLLOUT_MAX_DOWNLOADS,
       jitterMs: e.ROLLOUT_JITTER_MS,
       lateWindowMs: e.ROLLOUT_LATE_WINDOW_MS,
+      stallMs: e.ROLLOUT_STALL_MS,
+      answerMs: e.ROLLOUT_ANSWER_MS,
     },
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     files: fileStoreSettings(e),
+    outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },
+    webhooks: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      disableAfter: e.WEBHOOK_DISABLE_AFTER,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      pollMs: e.WEBHOOK_POLL_MS,
+    },
     mqtt: {
       port: e.MQTT_TCP ? e.MQTT_PORT : null,
       webSocket: e.MQTT_WS,

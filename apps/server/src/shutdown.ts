@@ -1,3 +1,12 @@
+import { closeProcessBy } from './gateway/bounded.js';
+
+/**
+ * The longest a shutdown may take before the process exits anyway (with 1). The instance stops
+ * taking work at once and hands what it holds to the others (app.ts), so a close under load takes
+ * well under a second; the bounded steps within it (5 s each) only run long when something hangs.
+ */
+export const SHUTDOWN_DEADLINE_MS = 5000;
+
 /** What shutting down needs: the app's close, a logger and the process exit (replaced in tests). */
 export interface ShutdownDeps {
   close(): Promise<void>;
@@ -14,6 +23,7 @@ export interface ShutdownDeps {
  */
 export function shutDown(signal: string, deps: ShutdownDeps): Promise<void> {
   deps.log.info({ signal }, 'shutting down');
+  const started = Date.now();
   return new Promise((resolve) => {
     const deadline = setTimeout(() => {
       deps.log.error({ signal, deadlineMs: deps.deadlineMs }, 'shutdown did not finish in time; exiting');
@@ -24,6 +34,7 @@ export function shutDown(signal: string, deps: ShutdownDeps): Promise<void> {
     deps.close().then(
       () => {
         clearTimeout(deadline);
+        deps.log.info({ signal, ms: Date.now() - started }, 'shut down');
         deps.exit(0);
         resolve();
       },
@@ -35,4 +46,19 @@ export function shutDown(signal: string, deps: ShutdownDeps): Promise<void> {
       },
     );
   });
+}
+
+/** SIGINT and SIGTERM (the first one) close the app and exit: 0 when it closed before the deadline. */
+export function exitOnStopSignals(close: () => Promise<void>, log: ShutdownDeps['log']) {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      closeProcessBy(Date.now() + SHUTDOWN_DEADLINE_MS);
+      void shutDown(signal, {
+        close,
+        log,
+        exit: (code) => process.exit(code),
+        deadlineMs: SHUTDOWN_DEADLINE_MS,
+      });
+    });
+  }
 }

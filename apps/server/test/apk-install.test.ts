@@ -170,6 +170,69 @@ describe.each(backends)('APK installs on simulated panels on %s', (backend) => {
     expect(tasks).toHaveLength(1);
   });
 
+  it('skips, before sending, a panel whose installed app of the package has another signer (as Renew refuses it)', async () => {
+    // A preinstalled app of another vendor on the first panel: our APK of that package is signed
+    // by our certificate, so Android would refuse it as an update.
+    const reported = await waitFor('apps reported', async () => {
+      const rows = await server.app.db.kysely
+        .selectFrom('device_apps')
+        .select(['device_id', 'package_name', 'signer_sha256'])
+        .where(
+          'device_id',
+          'in',
+          devices.map((d) => d.id),
+        )
+        .where('app_level', '=', 0)
+        .where('signer_sha256', '<>', '')
+        .execute();
+      return rows.some((r) => r.device_id === devices[0]!.id) ? rows : undefined;
+    });
+    const held = reported.find((r) => r.device_id === devices[0]!.id)!;
+    expect(held.signer_sha256).not.toBe(signer.sha256);
+    const holders = new Set(
+      reported.filter((r) => r.package_name === held.package_name).map((r) => r.device_id),
+    );
+    const card = apk.uploadApk.reply.parse(
+      ok(
+        await operator.post('/apkUpgrade/uploadApkPackage', {
+          uploadId: await upload(
+            await buildApk(
+              { packageName: held.package_name, versionCode: 99_999_999, versionName: '99', label: 'Other' },
+              signer,
+            ),
+          ),
+          mark: 'O-T-H-R',
+        }),
+        'card',
+      ),
+    ).dataObject;
+    const task = apk.installApk.reply.parse(
+      ok(
+        await operator.post('/apkUpgrade/install', {
+          apkVersionId: String(card.apkVersionId),
+          deviceIds: devices.map((d) => d.id).join(','),
+        }),
+        'install',
+      ),
+    ).dataObject;
+    const done = await waitFor('installs decided', async () => {
+      const rows = await targets(task.taskId);
+      return rows.every((r) => ['succeeded', 'failed', 'skipped'].includes(r.state)) ? rows : undefined;
+    });
+    expect(done.map((r) => [r.device_key, r.state, r.reason])).toEqual(
+      devices.map((d) =>
+        holders.has(d.id) ? [d.device_key, 'skipped', 'signerDiffers'] : [d.device_key, 'succeeded', ''],
+      ),
+    );
+    // Nothing was sent to the skipped panels.
+    const commands = await server.app.db.kysely
+      .selectFrom('rollout_targets')
+      .select(['device_id', 'command_id'])
+      .where('task_id', '=', task.taskId)
+      .execute();
+    for (const row of commands) expect(row.command_id === null).toBe(holders.has(row.device_id));
+  });
+
   it('cancelling a panel whose download runs stops it there (APK_CANCEL): the app is not installed', async () => {
     const card = apk.uploadApk.reply.parse(
       ok(

@@ -1,6 +1,7 @@
 import { device, machineTypes, sources, type CallDef } from '@panelfleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MachineTypeRepository } from '../src/modules/machine-types/repository.js';
+import { contentOf } from '../src/modules/operation-log/repository.js';
 import { enrollmentSecretOf } from './device-helpers.js';
 import { backends, signedIn, startServer, TestClient, type TestServer } from './harness.js';
 
@@ -37,12 +38,15 @@ describe.each(backends)('signal sources and machine types on %s', (backend) => {
     const all = (await listSources(admin)).listObject;
     return keys.map((k) => all.find((s) => s.sourceKey === k)!.id).join(',');
   };
-  const operationLog = (action: string) =>
-    server.app.db.kysely
-      .selectFrom('operation_logs')
-      .select(['content', 'user_name'])
-      .where('action', '=', action)
-      .execute();
+  /** The rows of one operation type, their content in English words. */
+  const operationLog = async (action: string) =>
+    (
+      await server.app.db.kysely
+        .selectFrom('operation_logs')
+        .select(['content', 'detail', 'user_name'])
+        .where('action', '=', action)
+        .execute()
+    ).map((r) => ({ user_name: r.user_name, content: contentOf(r, 'en-US').content }));
 
   beforeAll(async () => {
     server = await startServer(backend, {}, THROTTLE);
@@ -109,7 +113,7 @@ describe.each(backends)('signal sources and machine types on %s', (backend) => {
     expect((await listSources(admin)).totalRecords).toBe(7);
     expect((await operationLog('addSource'))[0]).toMatchObject({
       user_name: 'admin',
-      content: 'added signal source Type-C (usbc)',
+      content: 'Type-C (usbc)',
     });
     expect(await operationLog('updateSource')).toHaveLength(1);
     expect(await operationLog('deleteSource')).toHaveLength(1);

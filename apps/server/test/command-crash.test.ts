@@ -156,7 +156,7 @@ describe.each(backends)(
 
       server = await startServerProcess(env);
       child = server.child;
-      await waitFor('every panel to run the command', () => panels.every((p) => p.executions === 1), 45_000);
+      await waitFor('every panel to run the command', () => panels.every((p) => p.executions === 1), 90_000);
       const statuses = await waitFor(
         'every command row to succeed',
         async () => {
@@ -172,6 +172,6 @@ describe.each(backends)(
         `SIGKILL fan-out on ${backend}: ${executedBeforeKill}/${DEVICES} run before the kill, ${DEVICES - executedBeforeKill} delivered after restart, ${duplicates} repeated deliveries ignored by id, rows ${JSON.stringify(statuses)}; executions per panel all 1`,
       );
       expect(panels.every((p) => p.executions === 1)).toBe(true);
-    }, 120_000);
+    }, 180_000);
   },
 );

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { device } from '@panelfleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccounts } from '../src/dev/seed-accounts.js';
+import { contentOf } from '../src/modules/operation-log/repository.js';
 import {
   connectBare,
   enroll,
@@ -229,11 +230,11 @@ describe.each(backends)('command rules on %s', (backend) => {
         .execute();
     };
     const cases: Array<[string, () => Promise<{ body: Record<string, unknown> }>, RegExp]> = [
-      ['command.send', () => send(deviceId, '00', '40'), /RULE-0001.*00.*40/],
+      ['command.send', () => send(deviceId, '00', '40'), /RULE-0001.*: Brightness 40$/],
       [
         'command.send',
         () => send(deviceId, 'SETTINGS', settings({ language: 'fr_fr' })),
-        /RULE-0001.*SETTINGS.*fr_fr/,
+        /RULE-0001.*: Settings: Language$/,
       ],
       [
         'command.powerUp',
@@ -243,12 +244,12 @@ describe.each(backends)('command rules on %s', (backend) => {
       [
         'command.labelSend',
         () => sendToLabel({ tagIds: String(labelId), order: '03' }),
-        /Floor R.*03.*2 panels/,
+        /^Floor R: Restart, 2 panels$/,
       ],
       [
         'command.labelPowerUp',
         () => operator.post('/sendData/sendPowerUpByTagIds', { tagIds: String(labelId) }),
-        /Floor R.*2 panels/,
+        /^Floor R: 2 panels$/,
       ],
       [
         'sendMessage',
@@ -262,7 +263,7 @@ describe.each(backends)('command rules on %s', (backend) => {
             times: '2',
             materialType: '1',
           }),
-        /Drill.*labels.*2 panels/,
+        /^“Drill” \(ordinary\) to labels Floor R, 2 panels$/,
       ],
       [
         'deviceSetting.update',
@@ -271,7 +272,7 @@ describe.each(backends)('command rules on %s', (backend) => {
             deviceId: String(deviceId),
             jsonData: JSON.stringify({ language: 'en_us' }),
           }),
-        /RULE-0001.*en_us/,
+        /^RULE-0001 \(RULE-0001\): Language$/,
       ],
       [
         'device.uninstallApk',
@@ -280,7 +281,7 @@ describe.each(backends)('command rules on %s', (backend) => {
             deviceId: String(deviceId),
             packageNames: 'com.panel.board',
           }),
-        /RULE-0001.*com\.panel\.board/,
+        /^RULE-0001 \(RULE-0001\): com\.panel\.board$/,
       ],
     ];
     for (const [action, call, content] of cases) {
@@ -293,7 +294,8 @@ describe.each(backends)('command rules on %s', (backend) => {
         user_type: '4',
         ip: '127.0.0.1',
       });
-      expect(rows[0]!.content).toMatch(content);
+      // In words, never codes or JSON (the log shows them to operators).
+      expect(contentOf(rows[0]!, 'en-US').content).toMatch(content);
     }
   });
 

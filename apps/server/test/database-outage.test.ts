@@ -140,7 +140,7 @@ describe.runIf(canRunThrowawayCluster)('PostgreSQL stopped and frozen under load
     const report = (n: number) =>
       panel.client.publishAsync(
         `pf/v1/d/${panel.key}/state`,
-        JSON.stringify({ v: 1, ramUsed: n, ts: server.clock.now() - 1000 + n }),
+        JSON.stringify({ v: 1, ramUsed: n, ts: server.clock.now() - 1000 + n, uptimeMs: 600_000 + n }),
         { qos: 1 },
       );
     // Not cached (as with an external broker, which checks passwords itself): each report needs a lookup.

@@ -101,7 +101,7 @@ describe.each(backends)('device detail, settings and bad commands on %s', (backe
     await startPanel(
       secret,
       'DET-X9-1',
-      { machineType: 'x9_vn', brightness: 35, cpuTemperature: 51.5 },
+      { machineType: 'x9_vn', brightness: 35, cpuTemperature: 51.5, utcOffset: 330 },
       x9Settings,
     );
     await startPanel(
@@ -150,6 +150,10 @@ describe.each(backends)('device detail, settings and bad commands on %s', (backe
       ramUsed: 1_073_741_824,
       netWorkState: 'ethernet',
       netWorkIntensity: 100,
+      // What the panel reports beyond the list's columns: its network card and its time zone.
+      mac: '02:00:00:aa:bb:01',
+      netmask: '255.255.255.0',
+      utcOffset: 330,
     });
     expect(reply.dataObject.machineTypeId).toEqual(expect.any(Number));
 

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { device } from '@panelfleet/contract';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, startServer, type TestClient, type TestServer } from './harness.js';
+import { backends, joinServer, startServer, type TestClient, type TestServer } from './harness.js';
 import {
   connectBare,
   enroll,
@@ -140,6 +140,14 @@ describe.runIf(available).each(backends)(
       ).toMatch(/not authori[sz]ed|Identifier|Bad username/i);
 
       const victim = await connectBare(brokerUrl, victimCreds);
+      // Its own receipts too (protocol 5.9): the role dynsec was given names that topic.
+      const receipts: device.Receipt[] = [];
+      victim.client.on('message', (topic, payload) => {
+        if (topic === device.receiptTopic('DYN-VICTIM'))
+          receipts.push(device.receipt.parse(JSON.parse(payload.toString())));
+      });
+      const [ownReceipts] = await victim.client.subscribeAsync(device.receiptTopic('DYN-VICTIM'), { qos: 0 });
+      expect(ownReceipts?.qos).toBe(0);
       await victim.client.publishAsync(
         'pf/v1/d/DYN-VICTIM/state',
         JSON.stringify(fullState({ brightness: 21 })),
@@ -154,11 +162,13 @@ describe.runIf(available).each(backends)(
       });
 
       const thief = await connectBare(brokerUrl, thiefCreds);
-      const granted = await thief.client.subscribeAsync(['#', 'pf/v1/d/DYN-VICTIM/cmd'], { qos: 1 }).then(
-        (grants) => grants.map((g) => g.qos),
-        (err: { packet?: { granted?: number[] } }) => err.packet?.granted,
-      );
-      expect(granted).toEqual([128, 128]);
+      const granted = await thief.client
+        .subscribeAsync(['#', 'pf/v1/d/DYN-VICTIM/cmd', 'pf/v1/d/DYN-VICTIM/receipt'], { qos: 1 })
+        .then(
+          (grants) => grants.map((g) => g.qos),
+          (err: { packet?: { granted?: number[] } }) => err.packet?.granted,
+        );
+      expect(granted).toEqual([128, 128, 128]);
       await thief.client.publishAsync('pf/v1/d/DYN-VICTIM/state', JSON.stringify({ v: 1, brightness: 99 }), {
         qos: 1,
       });
@@ -185,6 +195,9 @@ describe.runIf(available).each(backends)(
               .where('id', '=', sent.dataObject.commandId)
               .executeTakeFirst()
           )?.status === 'succeeded',
+      );
+      await waitFor('the receipt of its acknowledgement', () =>
+        receipts.some((r) => r.acks?.includes(sent.dataObject.commandId)),
       );
       expect(thief.commands).toEqual([]);
       await server.app.devices.gateway.flushState();
@@ -306,6 +319,72 @@ describe.runIf(available).each(backends)(
       const creds = await enroll(server.url, 'DYN-AWAY', secret);
       expect(await refused({ clientId: 'DYN-AWAY', username: 'DYN-AWAY', password: creds.password })).toBe(
         'accepted',
+      );
+    });
+  },
+);
+
+describe.runIf(available && backends.includes('postgres'))(
+  'dynamic-security provisioning with two instances on one PostgreSQL database',
+  () => {
+    const serverPassword = 'server-secret-0123456789';
+    let broker: { child: ChildProcess; port: number; dir: string };
+    let a: TestServer;
+    let b: TestServer;
+    let operator: TestClient;
+
+    beforeAll(async () => {
+      broker = await startDynsecMosquitto(serverPassword);
+      const env = {
+        MQTT_URL: `mqtt://panelfleet-server:${serverPassword}@127.0.0.1:${broker.port}`,
+        MQTT_PROVISION: 'dynsec',
+      };
+      a = await startServer('postgres', env);
+      b = await joinServer(a, env);
+      operator = await operatorClient(a);
+    });
+    afterAll(async () => {
+      await b?.stop();
+      await a?.stop();
+      broker?.child.kill('SIGTERM');
+      if (broker) fs.rmSync(broker.dir, { recursive: true, force: true });
+    });
+
+    const brokerLogin = (key: string, password: string) =>
+      mqtt
+        .connectAsync(`mqtt://127.0.0.1:${broker.port}`, {
+          clientId: key,
+          username: key,
+          password,
+          reconnectPeriod: 0,
+          connectTimeout: 5000,
+        })
+        .then(
+          async (client) => (await client.endAsync(), 'accepted'),
+          () => 'refused',
+        );
+    const httpLogin = async (server: TestServer, key: string, password: string) => {
+      const response = await fetch(`${server.url}/device/files/nothing-here.bin`, {
+        headers: { authorization: `Basic ${Buffer.from(`${key}:${password}`).toString('base64')}` },
+      });
+      await response.arrayBuffer();
+      return response.status === 401 ? 'refused' : 'accepted';
+    };
+
+    it('a panel re-enrolled through A: the shared broker and B both take only the new password', async () => {
+      const secret = await enrollmentSecretOf(operator);
+      const first = await enroll(a.url, 'DYN-TWO', secret);
+      expect(await httpLogin(b, 'DYN-TWO', first.password)).toBe('accepted');
+      const second = await enroll(a.url, 'DYN-TWO', secret);
+      // The broker's user database is shared: the change made once, by A, holds for every instance.
+      expect(await brokerLogin('DYN-TWO', first.password)).toBe('refused');
+      expect(await brokerLogin('DYN-TWO', second.password)).toBe('accepted');
+      // B's own cache follows through the event bus.
+      await waitFor(
+        "B's HTTP calls to take only the new password",
+        async () =>
+          (await httpLogin(b, 'DYN-TWO', second.password)) === 'accepted' &&
+          (await httpLogin(b, 'DYN-TWO', first.password)) === 'refused',
       );
     });
   },

@@ -82,7 +82,9 @@ export async function connectBare(
     },
   });
   const commands: device.CommandEnvelope[] = [];
-  client.on('message', (_topic, payload) => {
+  client.on('message', (topic, payload) => {
+    // Commands only: a test may subscribe the panel to its receipts too.
+    if (topic !== device.commandTopic(key)) return;
     const cmd = device.commandEnvelope.parse(JSON.parse(payload.toString()));
     commands.push(cmd);
     // A panel that is closing acknowledges nothing (publishing then would reject).

@@ -1,5 +1,6 @@
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { secretHashOf } from '../src/gateway/device-directory.js';
 import { EmbeddedBroker } from '../src/gateway/embedded-broker.js';
 import { waitFor } from './device-helpers.js';
 
@@ -11,7 +12,7 @@ describe('presence on the embedded broker', () => {
     tcpPort: 0,
     host: '127.0.0.1',
     webSocket: null,
-    directory: { verify: (key, password) => Promise.resolve(password === `pw-${key}`) },
+    directory: { admitsSecret: (key, secret) => Promise.resolve(secret === secretHashOf(`pw-${key}`)) },
     log: silent,
   });
   beforeAll(() =>

@@ -314,7 +314,7 @@ describe.each(backends)('logs, error tips and reminders on %s', (backend) => {
     expect(added.body.hhtStatus).toBe('success');
     const warningId = String((added.body.dataObject as { warningId: number }).warningId);
     expect(
-      (await admin.post('/warning/addWarning', { machineType: 'x9_vn', otaVersion: '1.5.0' })).body.hhtMsg,
+      (await sales.post('/warning/addWarning', { machineType: 'x9_vn', otaVersion: '1.5.0' })).body.hhtMsg,
     ).toBe('This machine type and version already have a reminder');
     expect(
       (await zh(admin).post('/warning/addWarning', { machineType: '  ', otaVersion: '1.5.0' })).body.hhtMsg,
@@ -387,13 +387,76 @@ describe.each(backends)('logs, error tips and reminders on %s', (backend) => {
       },
     ]);
 
-    // The OTA dispatch: the panel's language, the same language's first code, then English.
-    expect(await server.app.tips.reminderFor('x9_vn', '1.5.0', 'de_de')).toBe('Bitte nicht ausschalten');
-    expect(await server.app.tips.reminderFor('x9_vn', '1.5.0', 'zh-CN')).toBe('升级期间请勿断电');
-    expect(await server.app.tips.reminderFor('x9_vn', '1.5.0', 'ja_JP')).toBeUndefined();
-    expect(await server.app.tips.reminderFor('x9_vn', '1.6.0', 'de_DE')).toBeUndefined();
+    // The OTA dispatch to a panel of the distributor's customer: the panel's language, the same
+    // language's first code, then English.
+    const company = (
+      await server.app.db.kysely
+        .selectFrom('users')
+        .select('org_id')
+        .where('user_name', '=', 'operator1')
+        .executeTakeFirstOrThrow()
+    ).org_id;
+    const reminderFor = (version: string, language: string, orgId = company) =>
+      server.app.tips.reminderFor(orgId, 'x9_vn', version, language);
+    expect(await reminderFor('1.5.0', 'de_de')).toBe('Bitte nicht ausschalten');
+    expect(await reminderFor('1.5.0', 'zh-CN')).toBe('升级期间请勿断电');
+    expect(await reminderFor('1.5.0', 'ja_JP')).toBeUndefined();
+    expect(await reminderFor('1.6.0', 'de_DE')).toBeUndefined();
 
-    expect((await admin.post('/warning/deleteWarning', { warningId })).body.hhtStatus).toBe('success');
+    // Issue 25 item 10: the reminder is the distributor's. Another distributor neither sees nor
+    // changes it, and its panels do not get it; the platform's own reminder reaches every panel,
+    // after the distributor's own.
+    const succeeded = (reply: { body: Record<string, unknown>; text: string }) => {
+      if (reply.body.hhtStatus !== 'success') throw new Error(reply.text);
+      return reply.body as { dataObject?: { warningId: number } };
+    };
+    expect(
+      tips.listWarning.reply.parse((await otherSales.get('/warning/listWarning?start=1&size=50')).body)
+        .listObject,
+    ).toEqual([]);
+    for (const [path, fields] of [
+      ['/warning/updateWarning', { warningId, machineType: 'x9_vn', otaVersion: '1.5.1', remark: '' }],
+      ['/warning/deleteWarning', { warningId }],
+      ['/warningMessage/addWarningMessage', { warningId, language: 'fr_FR', message: 'Non' }],
+      [
+        '/warningMessage/updateWarningMessage',
+        { warningMessageId: String(german.warningMessageId), language: 'de_DE', message: 'Nein' },
+      ],
+      ['/warningMessage/deleteWarningMessage', { warningMessageId: String(german.warningMessageId) }],
+    ] as const)
+      expect((await otherSales.post(path, fields)).body, path).toMatchObject({ hhtStatus: 'fail' });
+    expect(await reminderFor('1.5.0', 'de_DE')).toBe('Bitte nicht ausschalten');
+    const elsewhere = await server.app.db.kysely
+      .insertInto('organisations')
+      .values({
+        parent_id: null,
+        kind: 'customer',
+        name: 'Elsewhere',
+        user_quota: 0,
+        created_at: 0,
+        salesperson_id: null,
+        license_id: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(await reminderFor('1.5.0', 'de_DE', elsewhere.id)).toBeUndefined();
+    const platformOwn = String(
+      succeeded(await admin.post('/warning/addWarning', { machineType: 'x9_vn', otaVersion: '1.5.0' }))
+        .dataObject!.warningId,
+    );
+    succeeded(
+      await admin.post('/warningMessage/addWarningMessage', {
+        warningId: platformOwn,
+        language: 'de_DE',
+        message: 'Plattform',
+      }),
+    );
+    expect(await reminderFor('1.5.0', 'de_DE', elsewhere.id)).toBe('Plattform');
+    expect(await reminderFor('1.5.0', 'de_DE')).toBe('Bitte nicht ausschalten');
+    expect((await admin.post('/warning/deleteWarning', { warningId })).body.hhtStatus).toBe('fail');
+    succeeded(await admin.post('/warning/deleteWarning', { warningId: platformOwn }));
+
+    expect((await sales.post('/warning/deleteWarning', { warningId })).body.hhtStatus).toBe('success');
     const orphans = await server.app.db.kysely.selectFrom('warning_messages').select('id').execute();
     expect(orphans).toEqual([]);
   });

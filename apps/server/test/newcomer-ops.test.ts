@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetPassword } from '../src/admin/reset-password.js';
 import { installRequestLog, loggerOptions } from '../src/http/logging.js';
@@ -37,6 +37,17 @@ describe.each(backends)('operations on %s', (backend) => {
       });
     } finally {
       await own.stop();
+    }
+  });
+
+  it('redirects GET / on the API port to the console sign-in, whatever the client accepts', async () => {
+    for (const accept of ['text/html', 'application/json', '*/*']) {
+      const response = await fetch(`${server.url}/`, { headers: { accept }, redirect: 'manual' });
+      expect({ accept, status: response.status, location: response.headers.get('location') }).toEqual({
+        accept,
+        status: 302,
+        location: '/login',
+      });
     }
   });
 
@@ -90,10 +101,30 @@ describe('readiness checks', () => {
 describe('server log', () => {
   it('is pretty in a terminal and JSON otherwise, with Fastify’s own request lines off', () => {
     const tty = loggerOptions('info', true);
-    expect(tty.disableRequestLogging).toBe(true);
+    expect(tty.logController).toBeInstanceOf(LogController);
+    expect(tty.logController!.disableRequestLogging).toBe(true);
     expect(tty.logger).toMatchObject({ level: 'info', transport: { target: 'pino-pretty' } });
     const pipe = loggerOptions('info', false);
-    expect(pipe).toEqual({ disableRequestLogging: true, logger: { level: 'info' } });
+    expect(pipe.logger).toEqual({ level: 'info' });
+    expect(pipe.logController!.disableRequestLogging).toBe(true);
+  });
+
+  it('starts without a Fastify deprecation warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error & { code?: string }) =>
+      warnings.push(`${warning.code}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const http = Fastify(loggerOptions('silent', false));
+      installRequestLog(http);
+      await http.ready();
+      await http.close();
+      // process.emitWarning delivers on the next tick: let it arrive before looking.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.startsWith('FSTDEP'))).toEqual([]);
   });
 
   it('writes one line per request at debug, none at info', async () => {
@@ -105,7 +136,7 @@ describe('server log', () => {
           done();
         },
       });
-      const http = Fastify({ logger: { level, stream }, disableRequestLogging: true });
+      const http = Fastify({ ...loggerOptions(level, false), logger: { level, stream } });
       installRequestLog(http);
       http.get('/x', async () => 'x');
       await http.inject({ method: 'GET', url: '/x?y=1' });

@@ -10,6 +10,7 @@ import type { SimulatedPanel } from '../../simulator/src/panel.js';
 import { seedAccounts } from '../src/dev/seed-accounts.js';
 import { wavTone } from './audio-fixtures.js';
 import { enroll, enrollmentSecretOf, waitFor } from './device-helpers.js';
+import { contentOf } from '../src/modules/operation-log/repository.js';
 import { backends, signedIn, startServer, TEST_PEPPER, type TestClient, type TestServer } from './harness.js';
 
 /** BASE_URL must be known before the server has a port: panels reach the server through this hop. */
@@ -182,10 +183,12 @@ describe.each(backends)('notifications on %s', (backend) => {
     });
     const log = await server.app.db.kysely
       .selectFrom('operation_logs')
-      .select('content')
+      .select(['content', 'detail'])
       .where('action', '=', 'sendMessage')
       .execute();
-    expect(log.at(-1)?.content).toContain('"Assembly"');
+    expect(contentOf(log.at(-1)!, 'en-US').content).toBe(
+      '“Assembly” (ordinary) to NT-00001 (NT-00001), 1 panel',
+    );
   });
 
   it('sends an emergency voice to the panels of a label, with the default play count', async () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { device, programs } from '@panelfleet/contract';
+import { device, programs, translate } from '@panelfleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fleet } from '../../simulator/src/fleet.js';
 import { waitFor } from './device-helpers.js';
@@ -138,6 +138,31 @@ describe.each(backends)('publishing programs to simulated panels on %s', (backen
     expect((await foreign.get(`/program/publishTargets?taskId=${published.taskId}`)).body).toMatchObject(
       fail('No such publish task'),
     );
+  });
+
+  it('publishing the same revision to the same panels at once makes one task; the rest are refused naming it', async () => {
+    const { programId, pass2 } = await approvedProgram('Twice');
+    await pass2();
+    const zh = await signedIn(server, 'creator1', 'creator123', 'zh-CN');
+    const publish = (client: TestClient) =>
+      client.post('/program/packZip', { programId: String(programId), deviceIds: String(devices[2]!.id) });
+    const replies = await Promise.all([publish(creator), publish(creator), publish(zh), publish(creator)]);
+    const made = replies.filter((r) => r.body.hhtStatus === 'success');
+    expect(made).toHaveLength(1);
+    const { taskId } = programs.publishProgram.reply.parse(made[0]!.body).dataObject;
+    for (const reply of replies.filter((r) => r.body.hhtStatus !== 'success'))
+      expect(reply.body).toMatchObject(
+        fail(
+          translate(reply === replies[2] ? 'zh-CN' : 'en-US', 'program.samePublishOpen', { task: taskId }),
+        ),
+      );
+    const tasks = await server.app.db.kysely
+      .selectFrom('rollout_tasks')
+      .select('id')
+      .where('kind', '=', 'program')
+      .where('payload_id', '=', programId)
+      .execute();
+    expect(tasks).toEqual([{ id: taskId }]);
   });
 
   it('refuses to publish a program whose file changed on the server, sending nothing', async () => {

@@ -9,6 +9,7 @@ import {
   waitFor,
   x9Settings,
 } from './device-helpers.js';
+import { contentOf } from '../src/modules/operation-log/repository.js';
 import { backends, startServer, type TestClient, type TestServer } from './harness.js';
 
 /**
@@ -449,12 +450,13 @@ describe.each(backends)('pushing settings to panels on %s', (backend) => {
     expect(panel('SP-00005').settings.platformMsg.language).not.toBe('nl');
     const log = await db()
       .selectFrom('operation_logs')
-      .select('content')
+      .select(['content', 'detail'])
       .where('action', '=', 'settingTemplate.push.cancel')
+      .orderBy('id')
       .execute();
-    expect(log.map((l) => l.content)).toEqual([
-      `push ${push.pushId}: 1 commands`,
-      `push ${push.pushId}: 0 commands`,
+    expect(log.map((l) => contentOf(l, 'en-US').content)).toEqual([
+      `Push ${push.pushId} stopped for the panels it had not reached: 1`,
+      `Push ${push.pushId} stopped for the panels it had not reached: 0`,
     ]);
     await refusedWith(
       () => operator.post('/sendData/cancelSettingPush', { pushId: '987654' }),

@@ -181,6 +181,14 @@ describe.each(backends)('sign-in and session on %s', (backend) => {
       await client.post('/platform/login', { username: 'operator1', password: md5Hex('x'), tryCode: ' ' }),
       'Please enter the verification code',
     );
+    const withoutCaptcha = await client.post('/platform/login', {
+      username: 'operator1',
+      password: md5Hex('operator123'),
+    });
+    expect(withoutCaptcha.status).toBe(400);
+    expectFail(withoutCaptcha, 'Please enter the verification code');
+    const config = auth.getRuntimeConfig.reply.parse((await client.get('/platform/config/runtime')).body);
+    expect(config.dataObject.captcha).toBe(true);
     client.language = 'zh-CN';
     expectFail(
       await client.post('/platform/login', { username: '', password: md5Hex('x'), tryCode: 'abcd' }),
@@ -397,6 +405,18 @@ describe.each(backends)('captcha switched off on %s', (backend) => {
       username: 'admin',
       password: md5Hex('admin123'),
       tryCode: 'x',
+    });
+    expect(response.body.hhtStatus).toBe('success');
+  });
+
+  it('tells the console that sign-in has no captcha field, and signs in without one', async () => {
+    const config = auth.getRuntimeConfig.reply.parse(
+      (await new TestClient(server.url).get('/platform/config/runtime')).body,
+    );
+    expect(config.dataObject.captcha).toBe(false);
+    const response = await new TestClient(server.url).post('/platform/login', {
+      username: 'admin',
+      password: md5Hex('admin123'),
     });
     expect(response.body.hhtStatus).toBe('success');
   });

@@ -116,6 +116,8 @@ const PATH_SAMPLES: Record<string, Record<string, string>> = {
   '/otaRule/updateOtaRuleList': { startTime: '2099-01-01 08:00:00', timeZone: 'GMT+09:00' },
   '/otaTask/listDevice': { state: 'queued' },
   '/apkUpgrade/icon': { kind: 'version' },
+  '/platform/device/remove': { keepHistory: '1' },
+  '/platform/device/history': { from: String(Date.now() - 86_400_000), to: String(Date.now()) },
 };
 
 /** A parameter that carries an id-like name but selects nothing: the device edit echoes the read-only serial. */

@@ -245,14 +245,16 @@ describe.runIf(hasMosquitto && backends.includes('postgres'))(
         });
       const [before, beforeOnA] = [received(), a.app.devices.gateway.stats.received];
       const REPORTS = 40;
-      // The panels' clocks are the servers' (within the tolerance): report n was made at start + n.
+      // Report n was made at an uptime of 60 s + n ms (protocol 5.1), which orders it whichever
+      // instance gets it (the instances' clocks stand still here, so every receive time ties).
       const start = a.clock.now() - 30_000;
+      const uptime = 60_000;
       await Promise.all(
         burst.map(async (panel) => {
           for (let n = 1; n <= REPORTS; n++)
             await panel.client.publishAsync(
               `pf/v1/d/${panel.key}/state`,
-              JSON.stringify({ v: 1, ramUsed: n, volume: n, ts: start + n }),
+              JSON.stringify({ v: 1, ramUsed: n, volume: n, ts: start + n, uptimeMs: uptime + n }),
               { qos: 1 },
             );
         }),
@@ -285,7 +287,7 @@ describe.runIf(hasMosquitto && backends.includes('postgres'))(
       for (const panel of burst)
         await panel.client.publishAsync(
           `pf/v1/d/${panel.key}/state`,
-          JSON.stringify({ v: 1, ramUsed: 5, volume: 5, brightness: 5, ts: start + 5 }),
+          JSON.stringify({ v: 1, ramUsed: 5, volume: 5, brightness: 5, ts: start + 5, uptimeMs: uptime + 5 }),
           { qos: 1 },
         );
       await waitFor(

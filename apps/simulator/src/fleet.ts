@@ -30,6 +30,10 @@ export interface FleetOptions {
   concurrency?: number;
   /** Days of usage and abnormal logs each panel sends after connecting (what it kept while offline). */
   historyDays?: number;
+  /** First wait before a panel sends again what no receipt named (default 30 s, protocol 5.9). */
+  resendFirstMs?: number;
+  /** First wait after an enrollment answered 503 or not at all (default 5 s, protocol 2). */
+  enrollRetryFirstMs?: number;
   /** Where panel i (from 1) is; by default all report positions around Shanghai. */
   placeOf?: (index: number) => PanelPlace | undefined;
   log?: (message: string) => void;
@@ -70,6 +74,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       ...(options.playSecondMs !== undefined ? { playSecondMs: options.playSecondMs } : {}),
       ...(options.utcOffset !== undefined ? { utcOffset: options.utcOffset } : {}),
       ...(options.placeOf?.(i + 1) ? { place: options.placeOf(i + 1)! } : {}),
+      ...(options.resendFirstMs !== undefined ? { resendFirstMs: options.resendFirstMs } : {}),
+      ...(options.enrollRetryFirstMs !== undefined ? { enrollRetryFirstMs: options.enrollRetryFirstMs } : {}),
       sendMagicPacket: (packet) => lan.send(packet),
       log,
     });

@@ -106,6 +106,74 @@ export function userRefusal(
   return undefined;
 }
 
+/**
+ * Whether a signed-in user may make a call: the console shows an action only when this holds,
+ * so the declaration stays the one place that says who may do what.
+ */
+export function mayCall(access: Access, caller: AccessCaller, special: boolean): boolean {
+  return access.kind === 'user' && userRefusal(access, caller, special) === undefined;
+}
+
+// ---------- API tokens ----------
+
+/**
+ * What an API token may do (issue 28). The scopes are ordered: `operate` includes `read`,
+ * `manage` includes both. No scope reaches accounts, passwords, sessions or tokens.
+ * - read: every read a user call offers its user (lists, details, reports);
+ * - operate: also what acts on panels (commands, device edits, labels, notifications);
+ * - manage: also rollouts and settings (OTA, APK, programs, saved settings, catalogs, uploads).
+ */
+export const TOKEN_SCOPES = ['read', 'operate', 'manage'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+/** The least scope a call needs of a token, or `never` (a token never makes it). */
+export type TokenNeed = TokenScope | 'never';
+
+/**
+ * Areas (call tags) a token never reaches: accounts, passwords, sessions and tokens themselves,
+ * and the console's live event stream, which lives and ends with a console session.
+ */
+export const TOKENLESS_TAGS: readonly string[] = ['accounts', 'session', 'api tokens', 'live'];
+/** Areas whose writes act on panels: a token needs `operate` for them; other writes need `manage`. */
+export const OPERATE_TAGS: readonly string[] = [
+  'devices',
+  'device',
+  'device detail',
+  'labels',
+  'commands',
+  'notifications',
+  'materials',
+  'screen time',
+  'logs',
+];
+
+/**
+ * The scope a call needs of a token. A call may declare it next to its access (`tokens` in
+ * defineCall); otherwise it follows from the call: only user calls take tokens (anonymous calls
+ * need none, panels present their own credentials); accounts and sessions never; reads (GET,
+ * HEAD) `read`; other writes `operate` in the panel areas above and `manage` elsewhere.
+ */
+export function tokenNeedOf(call: {
+  method: string;
+  tag: string;
+  access: Access;
+  tokens?: TokenNeed | undefined;
+}): TokenNeed {
+  if (call.access.kind !== 'user') return 'never';
+  if (call.tokens) return call.tokens;
+  if (TOKENLESS_TAGS.includes(call.tag)) return 'never';
+  if (call.method === 'GET' || call.method === 'HEAD') return 'read';
+  return OPERATE_TAGS.includes(call.tag) ? 'operate' : 'manage';
+}
+
+/** Whether a token of `scope` may make a call that needs `need`. */
+export function tokenAdmits(need: TokenNeed, scope: TokenScope): boolean {
+  return need !== 'never' && TOKEN_SCOPES.indexOf(scope) >= TOKEN_SCOPES.indexOf(need);
+}
+
+/** The scopes that may make a call that needs `need` (the OpenAPI document's `x-token-scopes`). */
+export const scopesAdmitting = (need: TokenNeed): TokenScope[] =>
+  TOKEN_SCOPES.filter((scope) => tokenAdmits(need, scope));
+
 /** A short human-readable form of a declaration, for the OpenAPI document and test output. */
 export function describeAccess(access: Access): string {
   if (access.kind !== 'user') return access.kind;

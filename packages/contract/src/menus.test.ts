@@ -12,6 +12,9 @@ describe('menus and start views by user type', () => {
       'ServeList',
       'errorMsg',
       'index1',
+      'operationLog',
+      'alerts',
+      'ssoSettings',
     ]);
     expect(menuFor({ userType: '1', state: 1 }, special)).toEqual(['otaPromote', 'otaLog']);
     expect(menuFor({ userType: '1', state: 1 }, normal)).toEqual([
@@ -23,8 +26,17 @@ describe('menus and start views by user type', () => {
       'otaLog',
       'apkRenew',
       'upgradeTactics',
+      'operationLog',
+      'alerts',
+      'ssoSettings',
     ]);
-    expect(menuFor({ userType: '2', state: 1 }, normal)).toEqual(['index2', 'operationLog', 'customer']);
+    expect(menuFor({ userType: '2', state: 1 }, normal)).toEqual([
+      'index2',
+      'operationLog',
+      'customer',
+      'alerts',
+      'ssoSettings',
+    ]);
     expect(menuFor({ userType: '2', state: 0 }, normal)).toEqual(['customerActive']);
     expect(menuFor({ userType: '3', state: 1 }, normal)).toEqual([
       'index1',
@@ -32,6 +44,7 @@ describe('menus and start views by user type', () => {
       'otaPromote',
       'operationLog',
       'abnormalLog',
+      'alerts',
     ]);
     expect(menuFor({ userType: '3', state: 0 }, normal)).toEqual([
       'customerManage',
@@ -45,6 +58,7 @@ describe('menus and start views by user type', () => {
       'Broadcast',
       'setting',
       'report',
+      'alerts',
     ]);
   });
 

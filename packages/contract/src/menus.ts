@@ -41,6 +41,12 @@ export const VIEW_NAMES = [
   'apkRenew',
   'upgradeTactics',
   'warningMsg',
+  // Issue 26: the notification centre, its rules and the organisation's webhooks.
+  'alerts',
+  'alertRules',
+  'webhooks',
+  // The organisation's single sign-on (issue 29): its administrator's screen.
+  'ssoSettings',
 ] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
@@ -60,8 +66,18 @@ export function menuFor(user: ShellUser, deployment: Deployment): ViewName[] {
   const active = user.state === 1;
   switch (user.userType) {
     case '0':
-      // index1 (Dashboard B over every customer, with the server host's gauges) is added to the spec's menu.
-      return ['license', 'otaPromote', 'ServeList', 'errorMsg', 'index1'];
+      // Added to the spec's menu: index1 (Dashboard B over every customer, with the server host's
+      // gauges) and operationLog (the platform's own actions, issue 25 item 10).
+      return [
+        'license',
+        'otaPromote',
+        'ServeList',
+        'errorMsg',
+        'index1',
+        'operationLog',
+        'alerts',
+        'ssoSettings',
+      ];
     case '1':
       return deployment.special
         ? ['otaPromote', 'otaLog']
@@ -74,11 +90,15 @@ export function menuFor(user: ShellUser, deployment: Deployment): ViewName[] {
             'otaLog',
             'apkRenew',
             'upgradeTactics',
+            // The distributor's own actions (issue 25 item 10), as type 3 has its own.
+            'operationLog',
+            'alerts',
+            'ssoSettings',
           ];
     case '2':
       // An inactive company account can use only its activation view: its menu offers that, not
       // the spec's `customer` entry, which would only send it back to activation.
-      return active ? ['index2', 'operationLog', 'customer'] : ['customerActive'];
+      return active ? ['index2', 'operationLog', 'customer', 'alerts', 'ssoSettings'] : ['customerActive'];
     case '3':
       return [
         ...(active ? (['index1'] as const) : []),
@@ -86,9 +106,10 @@ export function menuFor(user: ShellUser, deployment: Deployment): ViewName[] {
         'otaPromote',
         ...(active ? (['operationLog'] as const) : []),
         'abnormalLog',
+        ...(active ? (['alerts'] as const) : []),
       ];
     case '4':
-      return ['index2', 'deviceManage', 'upgradeManage', 'Broadcast', 'setting', 'report'];
+      return ['index2', 'deviceManage', 'upgradeManage', 'Broadcast', 'setting', 'report', 'alerts'];
   }
 }
 
@@ -118,6 +139,7 @@ const SUB_VIEWS: Partial<Record<ViewName, ViewName[]>> = {
   upgradeManage: ['apk', 'renew', 'machineManage', 'otaVersion', 'sourceManage', 'upgradeTactics'],
   otaLog: ['abnormalLog'],
   report: ['operationLog', 'feedBack'],
+  alerts: ['alertRules', 'webhooks'],
 };
 
 /** The views a view hosts as tabs or links (its sub-views), whoever may open them. */

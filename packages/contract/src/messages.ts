@@ -15,6 +15,18 @@ import apkEnUS from './i18n/apk.en-US.json' with { type: 'json' };
 import apkZhCN from './i18n/apk.zh-CN.json' with { type: 'json' };
 import programsEnUS from './i18n/programs.en-US.json' with { type: 'json' };
 import programsZhCN from './i18n/programs.zh-CN.json' with { type: 'json' };
+import ssoEnUS from './i18n/sso.en-US.json' with { type: 'json' };
+import ssoZhCN from './i18n/sso.zh-CN.json' with { type: 'json' };
+import oplogEnUS from './i18n/oplog.en-US.json' with { type: 'json' };
+import oplogZhCN from './i18n/oplog.zh-CN.json' with { type: 'json' };
+import alertsEnUS from './i18n/alerts.en-US.json' with { type: 'json' };
+import alertsZhCN from './i18n/alerts.zh-CN.json' with { type: 'json' };
+import apiTokensEnUS from './i18n/api-tokens.en-US.json' with { type: 'json' };
+import apiTokensZhCN from './i18n/api-tokens.zh-CN.json' with { type: 'json' };
+import identityEnUS from './i18n/identity.en-US.json' with { type: 'json' };
+import identityZhCN from './i18n/identity.zh-CN.json' with { type: 'json' };
+import screenshotsEnUS from './i18n/screenshots.en-US.json' with { type: 'json' };
+import screenshotsZhCN from './i18n/screenshots.zh-CN.json' with { type: 'json' };
 
 // One pair of files per area (`i18n/<area>.en-US.json`, `i18n/<area>.zh-CN.json`) beside the
 // shared pair, so that areas add messages without touching each other's files.
@@ -26,6 +38,12 @@ const areas: { 'en-US': Record<string, unknown>; 'zh-CN': Record<string, unknown
   { 'en-US': dashboardEnUS, 'zh-CN': dashboardZhCN },
   { 'en-US': apkEnUS, 'zh-CN': apkZhCN },
   { 'en-US': programsEnUS, 'zh-CN': programsZhCN },
+  { 'en-US': oplogEnUS, 'zh-CN': oplogZhCN },
+  { 'en-US': alertsEnUS, 'zh-CN': alertsZhCN },
+  { 'en-US': apiTokensEnUS, 'zh-CN': apiTokensZhCN },
+  { 'en-US': identityEnUS, 'zh-CN': identityZhCN },
+  { 'en-US': ssoEnUS, 'zh-CN': ssoZhCN },
+  { 'en-US': screenshotsEnUS, 'zh-CN': screenshotsZhCN },
 ];
 
 const bases = { 'en-US': enUSBase, 'zh-CN': zhCNBase };

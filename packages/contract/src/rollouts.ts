@@ -48,6 +48,8 @@ export const SKIP_REASONS = [
   'timeZoneUnknown',
   'serialNotListed',
   'lateWindowPassed',
+  // An app install: the panel's installed app of the package has another signer.
+  'signerDiffers',
 ] as const;
 export const FAIL_REASONS = [
   'download',
@@ -59,6 +61,8 @@ export const FAIL_REASONS = [
   'install',
   'expired',
   'unsupported',
+  // The server's: the panel's step did not move, and it listened but left the question unanswered.
+  'timedOut',
 ] as const;
 export const CANCEL_REASONS = ['operator', 'taskCancelled'] as const;
 

@@ -25,6 +25,11 @@ export interface Db {
   schema?: string;
   /** Long read-only aggregates (reports) that must not hold the server's thread. */
   longReads: LongReads;
+  /**
+   * Does the database answer `SELECT 1`? On PostgreSQL through a connection of its own, so the
+   * answer never waits behind the statements queued for the pool (after a freeze, say).
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,6 +53,8 @@ export interface OpenOptions {
 
 const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
+/** The longest a readiness ping waits on its connection before it opens another. */
+const PING_TIMEOUT_MS = 60_000;
 
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
   if (target.kind === 'sqlite') {
@@ -65,6 +72,9 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       kysely,
       dialect: 'sqlite',
       longReads: { all: (query) => reader.all(query.compile(kysely)) },
+      ping: async () => {
+        sqlite.prepare('SELECT 1').get();
+      },
       close: async () => {
         await reader.close();
         await kysely.destroy();
@@ -97,12 +107,28 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       pool: discardingBrokenClients(pool, (err) => options.onConnectionError?.(err)),
     }),
   });
+  // Readiness probes' own connection (one, opened when first asked for), apart from the pool.
+  // Its ping may wait out a frozen database (readiness answers 503 after 0.5 s meanwhile) and
+  // answers the moment it thaws, on the connection it has, instead of timing out and reconnecting.
+  const pingPool = new pg.Pool({
+    connectionString: target.url,
+    max: 1,
+    connectionTimeoutMillis: target.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    query_timeout: PING_TIMEOUT_MS,
+    keepAlive: true,
+  });
+  pingPool.on('error', (err) => options.onConnectionError?.(err));
   return {
     kysely,
     dialect: 'postgres',
     schema: options.schema ?? 'public',
     longReads: { all: async (query) => (await query.execute(kysely)).rows },
-    close: () => kysely.destroy(),
+    ping: async () => {
+      await pingPool.query('SELECT 1');
+    },
+    close: async () => {
+      await Promise.all([kysely.destroy(), pingPool.end()]);
+    },
   };
 }
 

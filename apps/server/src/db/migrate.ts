@@ -31,6 +31,20 @@ import * as jobLeases from './migrations/022-job-leases.js';
 import * as usageLongest from './migrations/026-usage-longest.js';
 import * as usageCovering from './migrations/027-usage-covering.js';
 import * as reportTimes from './migrations/028-report-times.js';
+import * as panelClocks from './migrations/030-panel-clocks.js';
+import * as facetChanges from './migrations/032-facet-changes.js';
+import * as rolloutQuestions from './migrations/033-rollout-questions.js';
+import * as wordsAndHistory from './migrations/035-words-and-history.js';
+import * as sameTask from './migrations/036-same-task.js';
+import * as removedPanels from './migrations/037-removed-panels.js';
+import * as reminderOwners from './migrations/038-reminder-owners.js';
+import * as alerts from './migrations/039-alerts.js';
+import * as apiTokens from './migrations/041-api-tokens.js';
+import * as webhooks from './migrations/040-webhooks.js';
+import * as secondFactor from './migrations/044-second-factor.js';
+import * as sso from './migrations/045-sso.js';
+import * as screenshots from './migrations/042-screenshots.js';
+import * as panelHistory from './migrations/043-panel-history.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -63,6 +77,20 @@ const migrations: Record<string, DialectMigration> = {
   '026-usage-longest': usageLongest,
   '027-usage-covering': usageCovering,
   '028-report-times': reportTimes,
+  '030-panel-clocks': panelClocks,
+  '032-facet-changes': facetChanges,
+  '033-rollout-questions': rolloutQuestions,
+  '035-words-and-history': wordsAndHistory,
+  '036-same-task': sameTask,
+  '037-removed-panels': removedPanels,
+  '038-reminder-owners': reminderOwners,
+  '039-alerts': alerts,
+  '041-api-tokens': apiTokens,
+  '040-webhooks': webhooks,
+  '044-second-factor': secondFactor,
+  '045-sso': sso,
+  '042-screenshots': screenshots,
+  '043-panel-history': panelHistory,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -45,12 +45,37 @@ export interface OperationLogsTable {
   user_name: string;
   user_type: string;
   action: string;
+  /** The text a search matches (the content in every console language); the stored prose of rows older than `detail`. */
   content: string;
+  /** The content, structured (JSON of contract `oplog.OperationContent`); null in rows written before migration 035. */
+  detail: string | null;
   ip: string;
   created_at: number;
 }
 
+/** A user's API token (migration 041): only its SHA-256 is kept. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  org_id: number;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  /** The token's first characters, to tell tokens apart in a list. */
+  hint: string;
+  scope: string;
+  /** Comma-separated label ids the token is restricted to; empty: none. */
+  label_ids: Generated<string>;
+  /** SHA-256 of the user's password hash when the token was made: another password ends it. */
+  password_stamp: string;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  last_used_ip: string | null;
+  created_at: number;
+}
+
 export interface AccountTables {
+  api_tokens: ApiTokensTable;
   salespeople: SalespeopleTable;
   licenses: LicensesTable;
   account_tokens: AccountTokensTable;

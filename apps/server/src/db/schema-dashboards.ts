@@ -6,6 +6,17 @@ export interface DeviceFacetsTable {
   total: number;
 }
 
+/**
+ * Changes of those counts not yet folded into them (PostgreSQL's triggers append here instead of
+ * locking the counts; migration 032). A company's count is its `device_facets` total plus these.
+ */
+export interface DeviceFacetChangesTable {
+  org_id: number;
+  facet: DeviceFacetsTable['facet'];
+  value: string;
+  delta: number;
+}
+
 /** One row per company and hour (period 'hour'), rolled up into days ('day') after HISTORY_HOURLY_DAYS. */
 export interface FleetHistoryTable {
   org_id: number;
@@ -30,11 +41,53 @@ export interface FleetHistoryTable {
   ram_total: number;
   /** Average CPU temperature of those panels, °C. */
   cpu_temperature: number | null;
-  /** When the latest sample of the period was taken. */
+  /**
+   * When the latest sample of the period was taken; 0 for a period filled only from stored data
+   * (screen time, OTA installs reported for it) with no sample: its counts of panels and users are unknown.
+   */
   sampled_at: number;
+}
+
+/** How far the history has taken in the stored data (migration 035): a screen-time id, or 1 once the past OTA installs were counted. */
+export interface HistoryBackfillTable {
+  source: 'screen_time' | 'ota';
+  position: number;
 }
 
 export interface DashboardTables {
   device_facets: DeviceFacetsTable;
+  device_facet_changes: DeviceFacetChangesTable;
   fleet_history: FleetHistoryTable;
+  history_backfill: HistoryBackfillTable;
+  panel_history: PanelHistoryTable;
+  panel_history_hourly: PanelHistoryHourlyTable;
+}
+
+/** One change of a panel's field group, or of its presence (migration 043; modules/panel-history/groups.ts). */
+export interface PanelHistoryTable {
+  org_id: number;
+  device_id: number;
+  grp: string;
+  /** When the report was made, on the server's clock (ms). */
+  at: number;
+  n1: number | null;
+  n2: number | null;
+  n3: number | null;
+  txt: string | null;
+}
+
+/** A numeric group's changes of one hour, once they are older than the raw window (migration 043). */
+export interface PanelHistoryHourlyTable {
+  org_id: number;
+  device_id: number;
+  grp: string;
+  /** Start of the hour (ms). */
+  hour: number;
+  samples: number;
+  n1: number | null;
+  n1_min: number | null;
+  n1_max: number | null;
+  n2: number | null;
+  n3: number | null;
+  txt: string | null;
 }

@@ -147,6 +147,8 @@ export interface RolloutTasksTable {
   finished_at: number | null;
   lease_owner: string | null;
   lease_until: number | null;
+  /** Digest of what is sent where; unique among open tasks of a kind and payload (migration 036). */
+  same_key: Generated<string | null>;
 }
 
 export interface RolloutWavesTable {
@@ -167,6 +169,8 @@ export interface RolloutTargetsTable {
   from_version: Generated<string>;
   command_id: string | null;
   not_before: number | null;
+  /** When the panel was asked for the state of this row, which had not moved (migration 033); null otherwise. */
+  asked_at: number | null;
   created_at: number;
   updated_at: number;
 }

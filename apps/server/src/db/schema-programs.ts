@@ -48,4 +48,20 @@ export interface ProgramTables {
   program_materials: ProgramMaterialsTable;
   approval_steps: ApprovalStepsTable;
   program_download_progress: ProgramDownloadProgressTable;
+  play_records: PlayRecordsTable;
+}
+
+/** One time a program played on a panel (migration 043, protocol 5.10). */
+export interface PlayRecordsTable {
+  org_id: number;
+  device_id: number;
+  /** The id the panel gave the report: stored once per panel. */
+  report_id: string;
+  program_id: number;
+  revision: number;
+  command_id: string | null;
+  started_at: number;
+  ended_at: number;
+  /** Why it stopped: finished, stopped, replaced, powerOff, error. */
+  reason: string;
 }

@@ -14,9 +14,11 @@ export interface ErrorTipsTable {
   updated_at: number;
 }
 
-/** Reminder configuration (migration 016): one per machine type and OTA version. */
+/** Reminder configuration (migration 016): one per owner, machine type and OTA version. */
 export interface WarningsTable {
   id: Generated<number>;
+  /** The platform's or a distributor's organisation (migration 038). */
+  org_id: number;
   machine_type: string;
   ota_version: string;
   remark: Generated<string>;

@@ -1,15 +1,20 @@
 import type { AccountTables } from './schema-accounts.js';
+import type { IdentityTables } from './schema-identity.js';
+import type { SsoTables } from './schema-sso.js';
 import type { ServerTables } from './schema-servers.js';
 import type { DeviceListTables } from './schema-device-list.js';
 import type { MaterialTables } from './schema-materials.js';
 import type { CatalogTables } from './schema-catalogs.js';
 import type { DeviceDetailTables } from './schema-device-detail.js';
+import type { ScreenshotTables } from './schema-screenshots.js';
 import type { SettingTables } from './schema-settings.js';
 import type { OtaTables } from './schema-ota.js';
 import type { ApkTables } from './schema-apk.js';
 import type { ReportTables } from './schema-reports.js';
 import type { DashboardTables } from './schema-dashboards.js';
 import type { ProgramTables } from './schema-programs.js';
+import type { AlertTables } from './schema-alerts.js';
+import type { WebhookTables } from './schema-webhooks.js';
 import type { Generated, GeneratedAlways } from 'kysely';
 
 /** Times are epoch milliseconds everywhere (INTEGER in SQLite, BIGINT in PostgreSQL). */
@@ -17,13 +22,16 @@ import type { Generated, GeneratedAlways } from 'kysely';
 export interface OrganisationsTable {
   id: Generated<number>;
   parent_id: number | null;
-  kind: 'platform' | 'distributor' | 'customer';
+  /** 'archive': the one holding panels removed with their history kept (migration 037). */
+  kind: 'platform' | 'distributor' | 'customer' | 'archive';
   name: string;
   user_quota: number;
   created_at: number;
   /** Registration: the salesperson and license a customer registered with. */
   salesperson_id: number | null;
   license_id: number | null;
+  /** 1: the organisation's users must sign in with a second factor (migration 044). */
+  require_second_factor: Generated<number>;
 }
 
 export interface UsersTable {
@@ -55,6 +63,11 @@ export interface SessionsTable {
   created_at: number;
   last_seen_at: number;
   ip: string;
+  /** A random reference the owner sees and ends the session by (migration 044). */
+  ref: Generated<string>;
+  /** How it was signed in: `password`, `password+totp`, `password+recovery`. */
+  method: Generated<string>;
+  user_agent: Generated<string>;
 }
 
 export interface CaptchasTable {
@@ -137,6 +150,13 @@ export interface DevicesTable {
   source_reported_at: number | null;
   power_reported_at: number | null;
   clock_reported_at: number | null;
+  /** Where the panel's current boot lies on the server's clock (migration 030; gateway/state-store.ts). */
+  boot_anchor: number | null;
+  /** The panel's wall clock minus the server's in its newest report with `ts`, and that report's receive time. */
+  clock_offset_ms: number | null;
+  clock_offset_at: number | null;
+  /** A panel removed with its history kept: the company it was removed from (migration 037). */
+  removed_from: Generated<number | null>;
 }
 
 /** A label of one organisation (the spec's group or tag). */
@@ -266,7 +286,12 @@ export interface Database
     ApkTables,
     ReportTables,
     DashboardTables,
-    ProgramTables {
+    ProgramTables,
+    AlertTables,
+    WebhookTables,
+    IdentityTables,
+    SsoTables,
+    ScreenshotTables {
   organisations: OrganisationsTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -8,8 +8,8 @@ import type { Database } from './schema.js';
  * For a rule that reads and writes through several repositories and must hold as a whole (edit a
  * device with its labels and its operation-log row; claim an idempotency key with the commands
  * it creates). A transaction of one repository's statements is a method of that repository. The
- * composition root builds each Transact with the repositories a service needs; the service
- * never sees Kysely.
+ * module's entry (modules/<name>/index.ts) builds each Transact with the repositories a service
+ * needs; the service never sees Kysely.
  */
 export type Transact<Repositories> = <T>(work: (repositories: Repositories) => Promise<T>) => Promise<T>;
 

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import { UserRepository } from '../modules/users/repository.js';
 import { md5Hex, PasswordHasher } from '../security/passwords.js';
+import { DEMO_APPROVERS } from './demo-programs.js';
 import { SAMPLE_USERS } from './seed-accounts.js';
 
 /** The platform admin's password on the demo's first start (ADMIN_PASSWORD overrides it). */
@@ -14,6 +15,8 @@ const ROLES: Record<string, string> = {
   manager1: 'customer manager of Riverside School (type 3)',
   operator1: 'customer administrator of Riverside School (type 4)',
   newcustomer: 'a company account that has not activated yet (type 2)',
+  approver1: 'program approver, level 1, of Riverside School (type 4)',
+  approver2: 'program approver, level 2, of Riverside School (type 4)',
 };
 
 /**
@@ -26,6 +29,7 @@ export async function demoAccountLines(db: Db, pepper: string): Promise<string[]
   const accounts = [
     { userName: 'admin', password: process.env.ADMIN_PASSWORD ?? DEMO_ADMIN_PASSWORD },
     ...SAMPLE_USERS.map((u) => ({ userName: u.userName, password: u.password })),
+    ...DEMO_APPROVERS.map((u) => ({ userName: u.userName, password: u.password })),
   ];
   const lines: string[] = [];
   for (const { userName, password } of accounts) {

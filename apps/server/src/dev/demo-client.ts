@@ -9,6 +9,12 @@ export type DemoRequest = (
   form?: Record<string, string>,
 ) => Promise<Record<string, unknown>>;
 
+export interface DemoSession {
+  request: DemoRequest;
+  /** The session cookie, for the requests that are not form posts (multipart, resumable uploads). */
+  cookie(): string;
+}
+
 /**
  * A console-like HTTP client of the demo, signed in as `userName` through the captcha (whose
  * answer is read from the demo's own database) and the password, as the console would. Every
@@ -21,6 +27,17 @@ export async function demoClient(
   password: string,
   what: string,
 ): Promise<DemoRequest> {
+  return (await demoSession(baseUrl, db, userName, password, what)).request;
+}
+
+/** demoClient with its session cookie. */
+export async function demoSession(
+  baseUrl: string,
+  db: Db,
+  userName: string,
+  password: string,
+  what: string,
+): Promise<DemoSession> {
   const cookies = new Map<string, string>();
   const request: DemoRequest = async (method, path, form) => {
     const response = await fetch(baseUrl + path, {
@@ -53,5 +70,5 @@ export async function demoClient(
     password: md5Hex(password),
     tryCode: captcha,
   });
-  return request;
+  return { request, cookie: () => `pf_session=${cookies.get('pf_session') ?? ''}` };
 }

@@ -11,6 +11,9 @@ import { seedDemoOta } from './demo-ota.js';
 import { seedTipsAndReminders } from './seed-tips.js';
 import { seedDemoFleet } from './demo-fleet.js';
 import { DEMO_ADMIN_PASSWORD, demoAccountLines } from './demo-accounts.js';
+import { seedDemoDistributor, seedDemoPlatform } from './demo-catalog.js';
+import { seedDemoPrograms } from './demo-programs.js';
+import { seedDemoAlerts } from './demo-alerts.js';
 
 /** `npm run demo`: the server (captcha on) with the demo customer and 30 simulated panels. */
 // The dashboards' gauges and history are sampled every 30 s in the demo (5 minutes by default).
@@ -59,10 +62,22 @@ const simulator = spawn(
   ],
   { stdio: 'inherit' },
 );
+const base = `http://127.0.0.1:${config.port}`;
+const fleet = await seedDemoFleet(base, app.db, PANELS, (m) => console.log(m)).catch(
+  (err: unknown) => `labels and command history NOT seeded: ${String(err)}`,
+);
+// Every other screen gets data too: the platform's catalog, the distributor's, programs.
+const seeded = [
+  await seedDemoPlatform(base, app.db, process.env.ADMIN_PASSWORD ?? DEMO_ADMIN_PASSWORD).catch(
+    (err: unknown) => `platform catalog NOT seeded: ${String(err)}`,
+  ),
+  await seedDemoDistributor(base, app.db).catch((err: unknown) => `distributor NOT seeded: ${String(err)}`),
+  await seedDemoPrograms(base, app.db).catch((err: unknown) => `programs NOT seeded: ${String(err)}`),
+  await seedDemoAlerts(base, app.db, (m) => console.log(m)).catch(
+    (err: unknown) => `alerts NOT seeded: ${String(err)}`,
+  ),
+];
 const accounts = await demoAccountLines(app.db, loadPepper(config.passwordPepper, config.dataDir));
-const fleet = await seedDemoFleet(`http://127.0.0.1:${config.port}`, app.db, PANELS, (m) =>
-  console.log(m),
-).catch((err: unknown) => `labels and command history NOT seeded: ${String(err)}`);
 console.log(`
 ================================================================================
 PanelFleet demo: open ${config.baseUrl} (captcha ${config.captcha ? 'on' : 'off'})
@@ -71,6 +86,7 @@ ${accounts.map((line) => `  ${line}`).join('\n')}
 ${PANELS} simulated panels DEMO-00001..DEMO-${String(PANELS).padStart(5, '0')} of "Riverside School", enrolled with the
 company secret ${enrollmentSecret}; six weeks of screen time, app usage and abnormal logs.
 ${fleet}
+${seeded.join('\n')}
 saved settings: ${seededSettings ? `${seededSettings} made now` : 'as left by the last run'} (Settings page; push them to DEMO panels)
 Data: ${config.dataDir} (delete it for a fresh demo). Lost a password? DATA_DIR=${config.dataDir} npm run admin:reset-password
 Ctrl+C stops everything.

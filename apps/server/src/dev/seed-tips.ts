@@ -28,7 +28,10 @@ export async function seedTipsAndReminders(db: Db, now: number) {
     await tips.insert({ tips_code: code, language: 'zh-CN', message: zh, update_man: 'system', at: now });
   }
   const reminders = new ReminderRepository(db.kysely);
+  const platform = await reminders.platformOrgId();
+  if (platform === undefined) return;
   const warningId = await reminders.insert({
+    org_id: platform,
     machine_type: 'x9_vn',
     ota_version: '1.5.0',
     remark: 'Power must stay on during the update',

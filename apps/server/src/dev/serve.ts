@@ -4,6 +4,7 @@ import { loadConfig } from '../config.js';
 import { tuneHeapGrowth } from '../heap.js';
 import { UserRepository } from '../modules/users/repository.js';
 import { loadPepper } from '../security/pepper.js';
+import { exitOnStopSignals } from '../shutdown.js';
 import { seedAccounts } from './seed-accounts.js';
 
 /**
@@ -38,6 +39,5 @@ process.stdout.write(
   `${JSON.stringify({ ready: true, url: `http://127.0.0.1:${port}`, mqttPort: app.devices.mqttPort })}\n`,
 );
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void app.close().then(() => process.exit(0)));
-}
+// As main.ts: the same shutdown and deadline (crash and shutdown tests stop this process).
+exitOnStopSignals(app.close, app.http.log);

@@ -24,7 +24,23 @@ export type BusMessage =
    * Sessions ended (sign-out, expiry, password change, disabled user): their event streams close.
    * `sessionId` names one session (its hash); `userId` every session of a user but `exceptSessionId`.
    */
-  | { kind: 'sessionEnded'; sessionId?: string; userId?: number; exceptSessionId?: string };
+  | { kind: 'sessionEnded'; sessionId?: string; userId?: number; exceptSessionId?: string }
+  /**
+   * A panel's right to connect changed (re-enrolled with a new password, enabled, disabled,
+   * removed): every instance drops the credentials it cached and checks the panel's connection.
+   */
+  | { kind: 'panelAccess'; deviceKey: string }
+  /**
+   * This instance may have missed other instances' messages (its shared transport was cut and is
+   * back): whatever it keeps on their word (cached panel credentials) must be read again. Never
+   * shared: each instance publishes it to itself.
+   */
+  | { kind: 'eventsMissed' };
+
+/** Messages that close access: a shared transport keeps trying to hand them on instead of dropping them. */
+export function mustArrive(message: BusMessage): boolean {
+  return message.kind === 'panelAccess' || message.kind === 'sessionEnded';
+}
 
 export type BusListener = (message: BusMessage) => void;
 

@@ -47,6 +47,13 @@ export class LocalFileStore implements FileStore {
     }
   }
 
+  async copyFrom(key: string, source: FileStore, sourceKey: string, options: PutOptions = {}): Promise<void> {
+    const from = source.localPath(sourceKey);
+    if (!from) throw new Error('a directory store copies only from a directory');
+    if (!(await source.stat(sourceKey))) throw new FileMissing(sourceKey);
+    await this.putFile(key, from, { ...options, keep: true });
+  }
+
   async putBytes(key: string, bytes: Buffer): Promise<void> {
     const target = this.pathOf(key);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });

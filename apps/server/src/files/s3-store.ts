@@ -1,12 +1,18 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
+  UploadPartCopyCommand,
+  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -32,8 +38,9 @@ export interface S3Settings {
   forcePathStyle: boolean;
 }
 
-function client(settings: S3Settings, endpoint: string) {
-  return new S3Client({
+/** The SDK client settings for `settings` (also handed to `@tus/s3-store`, which makes its own client). */
+export function s3ClientConfig(settings: S3Settings, endpoint = settings.endpoint): S3ClientConfig {
+  return {
     endpoint,
     region: settings.region,
     forcePathStyle: settings.forcePathStyle,
@@ -43,8 +50,14 @@ function client(settings: S3Settings, endpoint: string) {
     // S3-compatible stores (MinIO, Ceph, s3rver, ...) do not all take the SDK's trailing checksums.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  };
 }
+
+const client = (settings: S3Settings, endpoint: string) => new S3Client(s3ClientConfig(settings, endpoint));
+
+/** S3's largest single copy; larger objects are copied in parts (UploadPartCopy). */
+const COPY_OBJECT_LIMIT = 5 * 1024 ** 3;
+const COPY_PART_BYTES = 512 * 1024 ** 2;
 
 const isNotFound = (error: unknown) =>
   error instanceof S3ServiceException &&
@@ -62,7 +75,7 @@ export class S3FileStore implements FileStore {
     private readonly s3: S3Client,
     /** Signs URLs with the public address; signing makes no request. */
     private readonly signing: S3Client,
-    private readonly bucket: string,
+    readonly bucket: string,
     private readonly prefix: string,
   ) {}
 
@@ -76,7 +89,8 @@ export class S3FileStore implements FileStore {
     return new S3FileStore(this.s3, this.signing, this.bucket, joinKey(this.prefix, checkKey(prefix)));
   }
 
-  private keyOf(key: string) {
+  /** The object's key in the bucket. */
+  keyOf(key: string) {
     return joinKey(this.prefix, checkKey(key));
   }
 
@@ -98,6 +112,58 @@ export class S3FileStore implements FileStore {
     });
     await upload.done();
     if (!options.keep) await fs.promises.rm(localFile, { force: true });
+  }
+
+  async copyFrom(
+    key: string,
+    source: FileStore,
+    sourceKey: string,
+    options: PutOptions = {},
+    limits = { single: COPY_OBJECT_LIMIT, part: COPY_PART_BYTES },
+  ): Promise<void> {
+    if (!(source instanceof S3FileStore) || source.bucket !== this.bucket)
+      throw new Error('a bucket copies only within itself');
+    const size = (await source.stat(sourceKey))?.size;
+    if (size === undefined) throw new FileMissing(sourceKey);
+    const target = { Bucket: this.bucket, Key: this.keyOf(key) };
+    const copySource = `${this.bucket}/${source.keyOf(sourceKey)}`;
+    const contentType = options.contentType ?? 'application/octet-stream';
+    if (size <= limits.single) {
+      await this.s3.send(
+        new CopyObjectCommand({
+          ...target,
+          CopySource: copySource,
+          ContentType: contentType,
+          MetadataDirective: 'REPLACE',
+        }),
+      );
+      return;
+    }
+    const { UploadId } = await this.s3.send(
+      new CreateMultipartUploadCommand({ ...target, ContentType: contentType }),
+    );
+    try {
+      const parts = [];
+      for (let start = 0, number = 1; start < size; start += limits.part, number++) {
+        const end = Math.min(start + limits.part, size) - 1;
+        const copied = await this.s3.send(
+          new UploadPartCopyCommand({
+            ...target,
+            UploadId,
+            PartNumber: number,
+            CopySource: copySource,
+            CopySourceRange: `bytes=${start}-${end}`,
+          }),
+        );
+        parts.push({ PartNumber: number, ETag: copied.CopyPartResult?.ETag });
+      }
+      await this.s3.send(
+        new CompleteMultipartUploadCommand({ ...target, UploadId, MultipartUpload: { Parts: parts } }),
+      );
+    } catch (error) {
+      await this.s3.send(new AbortMultipartUploadCommand({ ...target, UploadId }));
+      throw error;
+    }
   }
 
   async putBytes(key: string, bytes: Buffer, contentType?: string): Promise<void> {

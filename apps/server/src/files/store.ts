@@ -34,6 +34,12 @@ export interface FileStore {
    */
   putFile(key: string, localFile: string, options?: PutOptions): Promise<void>;
   putBytes(key: string, bytes: Buffer, contentType?: string): Promise<void>;
+  /**
+   * Puts the file `sourceKey` of `source` (a part of the same store, e.g. `within('uploads')`) in
+   * under `key`, the source staying where it is: a second name on a directory, a copy made by the
+   * bucket itself on S3 (no byte passes through the server).
+   */
+  copyFrom(key: string, source: FileStore, sourceKey: string, options?: PutOptions): Promise<void>;
   /** The file's size, or undefined when there is none under `key`. */
   stat(key: string): Promise<{ size: number } | undefined>;
   /** The file's bytes (or a span of them); rejects with `FileMissing` when there is none. */

@@ -115,7 +115,7 @@ describe('BatchWriter', () => {
       (count) => dropped.push(count),
     );
     const report = (id: number, seq: number) =>
-      writer.add(panelState(id, { ram_used: seq, cpu_temperature: 40 + seq }, 1000 + seq, 1000 + seq));
+      writer.add(panelState(id, { ram_used: seq, cpu_temperature: 40 + seq }, { receivedAt: 1000 + seq }));
     for (let seq = 1; seq <= 100; seq++) {
       for (const id of [1, 2, 3]) report(id, seq);
       if (seq % 10 === 0) {
@@ -153,10 +153,10 @@ describe('BatchWriter', () => {
       },
       (count) => dropped.push(count),
     );
-    writer.add(panelState(1, { volume: 1 }, 1, 1));
-    writer.add(panelState(2, { volume: 1 }, 1, 1));
-    writer.add(panelState(1, { volume: 2 }, 2, 2)); // panel 1 has news: panel 2 waited longest
-    writer.add(panelState(3, { volume: 1 }, 1, 1));
+    writer.add(panelState(1, { volume: 1 }, { receivedAt: 1 }));
+    writer.add(panelState(2, { volume: 1 }, { receivedAt: 1 }));
+    writer.add(panelState(1, { volume: 2 }, { receivedAt: 2 })); // panel 1 has news: panel 2 waited longest
+    writer.add(panelState(3, { volume: 1 }, { receivedAt: 1 }));
     await writer.flush();
     expect(dropped).toEqual([1]);
     expect(attempts.at(-1)!.map((s) => [s.id, s.groups.sound?.set.volume])).toEqual([

@@ -58,7 +58,8 @@ export function withoutLogin(url: string): string {
 /**
  * The seam between the device modules and the gateway: the modules are handed these functions by
  * the composition root (no import of the gateway there); the gateway disconnects the panel at
- * once and an external broker with provisioning learns the change.
+ * once, every instance hears of the change through the event bus (`announce`, followed by
+ * access-sync.ts), and an external broker with provisioning learns it.
  */
 export interface DeviceAccessEvents {
   /**
@@ -78,10 +79,16 @@ export function deviceAccessEvents(
   /** Whether the panel is enabled now (read again after a change). */
   isEnabled: (deviceKey: string) => Promise<boolean | undefined>,
   log: GatewayLog,
+  /** Tells every instance (this one included) that the panel's access changed. */
+  announce: (deviceKey: string) => void,
 ): DeviceAccessEvents {
+  const changed = (key: string) => {
+    gateway.revoke(key);
+    announce(key);
+  };
   return {
     async credentialsChanged(key, password) {
-      gateway.revoke(key);
+      changed(key);
       try {
         await external?.credentialsChanged(key, password);
       } catch (err) {
@@ -93,7 +100,7 @@ export function deviceAccessEvents(
       }
     },
     stateChanged(key) {
-      gateway.revoke(key);
+      changed(key);
       if (!external) return;
       isEnabled(key)
         .then((enabled) => (enabled === undefined ? undefined : external.enabledChanged(key, enabled)))
@@ -102,7 +109,7 @@ export function deviceAccessEvents(
         );
     },
     removed(key) {
-      gateway.revoke(key);
+      changed(key);
       external
         ?.removed(key)
         .catch((err: unknown) =>

@@ -2,6 +2,11 @@ import crypto from 'node:crypto';
 import type { DeviceCredentials, DeviceRepository } from '../modules/devices/repository.js';
 import { tokenHash } from '../security/tokens.js';
 
+interface Waiting {
+  resolve(found: DeviceCredentials | null): void;
+  reject(err: unknown): void;
+}
+
 export interface KnownDevice {
   id: number;
   orgId: number;
@@ -10,8 +15,10 @@ export interface KnownDevice {
 
 /**
  * Device credentials by key, cached so that thousands of (re)connects and messages do not each
- * read the database. Enrollment, re-enrollment, disabling and deletion call `forget`. Only an
- * enabled panel is known: a disabled one may not connect and its messages are not stored.
+ * read the database. Enrollment, re-enrollment, disabling and deletion call `forget`, on every
+ * instance (the event bus's `panelAccess`, gateway/access-sync.ts); `forgetAll` drops everything
+ * when this instance may have missed such a change. Only an enabled panel is known: a disabled
+ * one may not connect and its messages are not stored.
  */
 export class DeviceDirectory {
   private cache = new Map<string, DeviceCredentials | null>();
@@ -23,6 +30,8 @@ export class DeviceDirectory {
   private reading = new Map<string, Promise<DeviceCredentials | null>>();
   /** Moves at every `forget`: a read that began before it must not cache what it found. */
   private generation = 0;
+  /** Keys to read in the next query, with who waits for each. */
+  private batch: Map<string, Waiting[]> | undefined;
 
   constructor(private readonly devices: DeviceRepository) {}
 
@@ -38,20 +47,54 @@ export class DeviceDirectory {
     return read;
   }
 
-  private async read(deviceKey: string): Promise<DeviceCredentials | null> {
+  /**
+   * Joins the keys read in this turn of the event loop: one query for all of them. Panels connect
+   * in crowds (a restart, a network coming back), and a query per connect was most of the
+   * server's own CPU per connect (docs/benchmarks.md, profiles).
+   */
+  private read(deviceKey: string): Promise<DeviceCredentials | null> {
+    return new Promise((resolve, reject) => {
+      const batch = (this.batch ??= this.startBatch());
+      const waiting = batch.get(deviceKey);
+      if (waiting) waiting.push({ resolve, reject });
+      else batch.set(deviceKey, [{ resolve, reject }]);
+    });
+  }
+
+  private startBatch(): Map<string, Waiting[]> {
+    const batch = new Map<string, Waiting[]>();
     const generation = this.generation;
-    const found = (await this.devices.credentialsForPanel(deviceKey)) ?? null;
-    if (generation !== this.generation) return found;
-    if (this.cache.size > 200_000) this.cache.clear();
-    this.cache.set(deviceKey, found);
-    return found;
+    setImmediate(() => {
+      this.batch = undefined;
+      this.devices.credentialsForPanels([...batch.keys()]).then(
+        (rows) => {
+          const byKey = new Map(rows.map((row) => [row.device_key, row]));
+          const current = generation === this.generation;
+          if (current && this.cache.size + batch.size > 200_000) this.cache.clear();
+          for (const [key, waiting] of batch) {
+            const found = byKey.get(key) ?? null;
+            if (current) this.cache.set(key, found);
+            for (const { resolve } of waiting) resolve(found);
+          }
+        },
+        (err: unknown) => {
+          for (const waiting of batch.values()) for (const { reject } of waiting) reject(err);
+        },
+      );
+    });
+    return batch;
   }
 
   /** True when the password is this enabled panel's own secret. */
-  async verify(deviceKey: string, password: string): Promise<boolean> {
+  verify(deviceKey: string, password: string): Promise<boolean> {
+    return this.admitsSecret(deviceKey, secretHashOf(password));
+  }
+
+  /** True when `secretHash` (`secretHashOf` a password) is this enabled panel's secret now. */
+  async admitsSecret(deviceKey: string, secretHash: string): Promise<boolean> {
     const found = await this.credentials(deviceKey);
     if (!found || found.state !== 1) return false;
-    const given = Buffer.from(tokenHash(password), 'hex');
+    const given = Buffer.from(secretHash, 'hex');
     const expected = Buffer.from(found.secret_hash, 'hex');
     return given.length === expected.length && crypto.timingSafeEqual(given, expected);
   }
@@ -70,7 +113,17 @@ export class DeviceDirectory {
     this.cache.delete(deviceKey);
     this.reading.delete(deviceKey);
   }
+
+  /** Every panel's credentials are read again when next needed. */
+  forgetAll() {
+    this.generation++;
+    this.cache.clear();
+    this.reading.clear();
+  }
 }
+
+/** What the database keeps of a panel's password, and what a connection is checked against later. */
+export const secretHashOf = (password: string) => tokenHash(password);
 
 function knownOf(deviceKey: string, found: DeviceCredentials | null | undefined): KnownDevice | undefined {
   return found && found.state === 1 ? { id: found.id, orgId: found.org_id, deviceKey } : undefined;

@@ -30,11 +30,12 @@ export function panelAcls(deviceKey: string) {
     topic: device.deviceTopic(deviceKey, kind),
     allow: true,
   }));
-  const commands = device.commandTopic(deviceKey);
   return [
     ...publish,
-    { acltype: 'subscribeLiteral', topic: commands, allow: true },
-    { acltype: 'publishClientReceive', topic: commands, allow: true },
+    ...[device.commandTopic(deviceKey), device.receiptTopic(deviceKey)].flatMap((topic) => [
+      { acltype: 'subscribeLiteral', topic, allow: true },
+      { acltype: 'publishClientReceive', topic, allow: true },
+    ]),
   ];
 }
 

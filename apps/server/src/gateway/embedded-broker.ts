@@ -2,9 +2,9 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { device } from '@panelfleet/contract';
-import type { Aedes, AuthenticateError, Client } from 'aedes';
+import type { Aedes, AuthenticateError, Client, PublishPacket } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
-import type { DeviceDirectory } from './device-directory.js';
+import { secretHashOf, type DeviceDirectory } from './device-directory.js';
 import { guardConnection, type FrameScanner, type PacketLimits } from './packet-guard.js';
 import { qos0PublishPacket } from './publish-packet.js';
 import type { DeviceTransport, GatewayLog, TransportHandlers } from './transport.js';
@@ -15,7 +15,7 @@ export interface EmbeddedBrokerOptions {
   host: string;
   /** WebSocket endpoint on the HTTP server, or null to disable it. */
   webSocket: { server: HttpServer; path: string } | null;
-  directory: Pick<DeviceDirectory, 'verify'>;
+  directory: Pick<DeviceDirectory, 'admitsSecret'>;
   log: GatewayLog;
 }
 
@@ -24,7 +24,25 @@ const LIMITS: PacketLimits = { connect: device.MAX_CONNECT_BYTES, packet: device
 const MAX_WEBSOCKET_MESSAGE = device.MAX_PACKET_BYTES + 5;
 
 const BAD_CREDENTIALS = 4;
+/** Connections checked at once after this instance may have missed access changes. */
+const RECHECK_AT_ONCE = 50;
 const IDENTIFIER_REJECTED = 2;
+
+const noop = () => undefined;
+
+/** The kind of `pf/v1/d/{deviceKey}/{kind}` when the topic is exactly one of this panel's publish topics. */
+function kindOf(topic: string, prefix: string, deviceKey: string): device.DevicePublishKind | undefined {
+  const kindAt = prefix.length + deviceKey.length + 1;
+  if (
+    topic.length <= kindAt ||
+    !topic.startsWith(prefix) ||
+    !topic.startsWith(deviceKey, prefix.length) ||
+    topic.charCodeAt(kindAt - 1) !== 47 // '/'
+  )
+    return undefined;
+  const kind = topic.slice(kindAt);
+  return device.isDevicePublishKind(kind) ? kind : undefined;
+}
 
 function refusal(message: string, returnCode: number): AuthenticateError {
   return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
@@ -33,7 +51,7 @@ function refusal(message: string, returnCode: number): AuthenticateError {
 /**
  * The in-process MQTT broker (Aedes). Its hooks enforce the device ACL: a panel connects with
  * client id = user name = its device key and its own password, publishes only on
- * pf/v1/d/{its key}/{kind}, and subscribes only to pf/v1/d/{its key}/cmd.
+ * pf/v1/d/{its key}/{kind}, and subscribes only to pf/v1/d/{its key}/cmd and .../receipt.
  */
 export class EmbeddedBroker implements DeviceTransport {
   readonly description = 'embedded broker (Aedes)';
@@ -45,6 +63,13 @@ export class EmbeddedBroker implements DeviceTransport {
   private current = new Map<string, Client>();
   /** The packet-size guard of each connection, told when the broker accepts it. */
   private scanners = new WeakMap<object, FrameScanner>();
+  /** The secret each connection was let in with, checked again when the panel's access changes. */
+  private secrets = new WeakMap<Client, string>();
+  /** Every connection handed to Aedes and not closed yet, and whether the broker is closing. */
+  private connections = new Set<Duplex>();
+  private closing = false;
+  /** Connections subscribed to their receipt topic: only they are sent receipts. */
+  private receiptListeners = new WeakSet<Client>();
 
   constructor(private readonly options: EmbeddedBrokerOptions) {}
 
@@ -59,9 +84,11 @@ export class EmbeddedBroker implements DeviceTransport {
         // Checked before Aedes takes over an existing session, so a thief never disconnects the owner.
         if (client.id !== key)
           return done(refusal('client id must equal the device key', IDENTIFIER_REJECTED), false);
-        directory.verify(key, password.toString('utf8')).then(
+        const secret = secretHashOf(password.toString('utf8'));
+        directory.admitsSecret(key, secret).then(
           (ok) => {
-            if (!ok) log.warn({ deviceKey: key }, 'device refused: wrong credentials');
+            if (ok) this.secrets.set(client, secret);
+            else log.warn({ deviceKey: key }, 'device refused: wrong credentials');
             done(ok ? null : refusal('bad credentials', BAD_CREDENTIALS), ok);
           },
           (err: unknown) => {
@@ -74,7 +101,7 @@ export class EmbeddedBroker implements DeviceTransport {
         if (!client) return done(null);
         const topic = device.parseDeviceTopic(packet.topic);
         const allowed =
-          topic !== undefined && topic.deviceKey === client.id && topic.kind !== device.COMMAND_KIND;
+          topic !== undefined && topic.deviceKey === client.id && device.isDevicePublishKind(topic.kind);
         const retainAllowed = !packet.retain || topic?.kind === 'presence';
         if (allowed && retainAllowed) {
           // Presence comes from connections here, so the broker never stores it: a retained
@@ -86,7 +113,8 @@ export class EmbeddedBroker implements DeviceTransport {
         done(new Error('publish not allowed'));
       },
       authorizeSubscribe: (client, subscription, done) => {
-        if (subscription.topic === device.commandTopic(client.id)) return done(null, subscription);
+        const own = [device.commandTopic(client.id), device.receiptTopic(client.id)];
+        if (own.includes(subscription.topic)) return done(null, subscription);
         log.warn({ deviceKey: client.id, topic: subscription.topic }, 'device subscription refused');
         done(null, null);
       },
@@ -98,43 +126,25 @@ export class EmbeddedBroker implements DeviceTransport {
       this.current.set(client.id, client);
       handlers.presence(client.id, true);
     });
+    // A connection whose keepalive lapsed went away without a word (power, network): its history says so.
+    const lapsed = new WeakSet<object>();
+    broker.on('keepaliveTimeout', (client) => lapsed.add(client));
     broker.on('clientDisconnect', (client) => {
       if (this.current.get(client.id) !== client) return;
       this.current.delete(client.id);
-      handlers.presence(client.id, false);
+      handlers.presence(client.id, false, lapsed.has(client) ? 'keepalive' : 'disconnected');
     });
     broker.on('subscribe', (subscriptions, client) => {
-      if (client && subscriptions.some((s) => s.topic === device.commandTopic(client.id)))
-        handlers.ready(client.id);
+      if (!client) return;
+      if (subscriptions.some((s) => s.topic === device.receiptTopic(client.id)))
+        this.receiptListeners.add(client);
+      if (subscriptions.some((s) => s.topic === device.commandTopic(client.id))) handlers.ready(client.id);
+    });
+    broker.on('unsubscribe', (topics, client) => {
+      if (client && topics.includes(device.receiptTopic(client.id))) this.receiptListeners.delete(client);
     });
 
-    // Presence comes from connections here; the panels' presence messages and wills are for external brokers.
-    const kinds = device.DEVICE_PUBLISH_KINDS.filter((k) => k !== 'presence');
-    await Promise.all(
-      kinds.map(
-        (kind) =>
-          new Promise<void>((resolve) =>
-            broker.subscribe(
-              `${device.TOPIC_ROOT}/+/${kind}`,
-              (packet, callback) => {
-                const topic = device.parseDeviceTopic(packet.topic);
-                if (topic)
-                  handlers.message(
-                    topic.deviceKey,
-                    kind,
-                    Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
-                  );
-                // Not synchronously: when thousands of messages queue up in Aedes' emitter, each
-                // synchronous completion starts the next message one frame deeper, until the stack
-                // overflows (seen with 10,000 panels acknowledging a label command).
-                process.nextTick(callback);
-              },
-              resolve,
-            ),
-          ),
-      ),
-    );
-
+    this.deliverToServer(broker, handlers);
     if (this.options.tcpPort !== null) {
       const tcp = net.createServer((socket) => this.accept(broker, socket));
       this.tcp = tcp;
@@ -147,6 +157,49 @@ export class EmbeddedBroker implements DeviceTransport {
     }
     if (this.options.webSocket)
       this.attachWebSocket(broker, this.options.webSocket.server, this.options.webSocket.path);
+  }
+
+  /**
+   * What panels publish on the kinds the server reads goes straight to the gateway. Only the
+   * panel itself may publish on its topics (authorizePublish, which ran before) and no connection
+   * may subscribe to them (authorizeSubscribe), so the server is their only reader: the broker's
+   * generic path (a packet copy, the offline-queue lookup in its subscription tree, the emitter's
+   * topic match, a dozen callbacks) did nothing for them but cost about a third of the server's CPU
+   * per state report (docs/benchmarks.md, profiles). The QoS 1 PUBACK is written before, as ever.
+   * Presence (wills) and everything else keep the broker's path. This broker's announcements of
+   * each connect and disconnect are not published: they are for a cluster of brokers sharing
+   * clients, which embedded brokers never are, and no panel may subscribe to them.
+   */
+  private deliverToServer(broker: Aedes, handlers: TransportHandlers) {
+    // Aedes' typings omit the form its protocol handlers call: publish(packet, client, done).
+    const generic = broker.publish.bind(broker) as unknown as (
+      packet: PublishPacket,
+      client: Client | null,
+      done: (error?: Error) => void,
+    ) => void;
+    const prefix = `${device.TOPIC_ROOT}/`;
+    const announcements = new Set([`$SYS/${broker.id}/new/clients`, `$SYS/${broker.id}/disconnect/clients`]);
+    const direct: Aedes['publish'] = (packet: PublishPacket, ...rest: unknown[]) => {
+      const [client, done] = (typeof rest[0] === 'function' ? [null, rest[0]] : rest) as [
+        Client | null,
+        ((error?: Error) => void) | undefined,
+      ];
+      if (!client && announcements.has(packet.topic)) {
+        if (done) process.nextTick(done);
+        return;
+      }
+      const kind = client?.id ? kindOf(packet.topic, prefix, client.id) : undefined;
+      if (kind === undefined || kind === 'presence') return generic(packet, client, done ?? noop);
+      handlers.message(
+        client!.id,
+        kind,
+        Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
+      );
+      // Not synchronously: a connection's next packet is parsed from this callback, so a long
+      // burst would otherwise go one stack frame deeper per message.
+      if (done) process.nextTick(done);
+    };
+    broker.publish = direct;
   }
 
   healthy(): boolean {
@@ -170,6 +223,12 @@ export class EmbeddedBroker implements DeviceTransport {
 
   /** Hands a connection to Aedes behind the packet-size guard (docs/device-protocol.md section 4). */
   private accept(broker: Aedes, conn: Duplex, request?: IncomingMessage) {
+    if (this.closing) {
+      conn.destroy();
+      return;
+    }
+    this.connections.add(conn);
+    conn.once('close', () => this.connections.delete(conn));
     const remote = request?.socket.remoteAddress ?? (conn as Partial<net.Socket>).remoteAddress;
     const scanner = guardConnection(conn, LIMITS, (reason) =>
       this.options.log.warn({ remote, reason }, 'MQTT connection closed: packet over the limit'),
@@ -205,11 +264,40 @@ export class EmbeddedBroker implements DeviceTransport {
     );
   }
 
+  publishReceipt(deviceKey: string, payload: string): Promise<void> {
+    // Straight to the connection, as commands: only the panel itself may subscribe to it.
+    const client = this.current.get(deviceKey);
+    if (client?.connected && !client.conn.destroyed && this.receiptListeners.has(client))
+      client.conn.write(qos0PublishPacket(device.receiptTopic(deviceKey), payload));
+    return Promise.resolve();
+  }
+
   disconnect(deviceKey: string) {
     const client = this.current.get(deviceKey);
     if (!client) return;
     this.options.log.info({ deviceKey }, 'device disconnected: it may no longer connect');
     client.close();
+  }
+
+  /**
+   * Ends the panel's connection here unless the secret it was let in with still admits it (another
+   * instance re-enrolled, disabled or removed the panel, or this one may have missed that).
+   */
+  async recheck(deviceKey: string): Promise<void> {
+    const client = this.current.get(deviceKey);
+    if (!client?.connected) return;
+    const secret = this.secrets.get(client);
+    if (secret && (await this.options.directory.admitsSecret(deviceKey, secret))) return;
+    if (!client.connected) return;
+    this.options.log.info({ deviceKey }, 'device disconnected: its access changed');
+    client.close();
+  }
+
+  /** `recheck` of every panel connected here, a few at a time. */
+  async recheckAll(): Promise<void> {
+    const keys = [...this.current.keys()];
+    for (let i = 0; i < keys.length; i += RECHECK_AT_ONCE)
+      await Promise.all(keys.slice(i, i + RECHECK_AT_ONCE).map((key) => this.recheck(key)));
   }
 
   /** Topics the broker keeps retained messages for (none in normal operation; diagnostics and tests). */
@@ -225,10 +313,20 @@ export class EmbeddedBroker implements DeviceTransport {
     return topics;
   }
 
+  /**
+   * Takes no new connection first: panels reconnecting while the broker closes its clients would
+   * otherwise keep the TCP server open until they gave up (seen at SIGTERM under load).
+   */
   async close(): Promise<void> {
+    this.closing = true;
+    const tcpClosed = new Promise<void>((resolve) =>
+      this.tcp ? this.tcp.close(() => resolve()) : resolve(),
+    );
     for (const client of this.wss?.clients ?? []) client.terminate();
     await new Promise<void>((resolve) => (this.broker ? this.broker.close(() => resolve()) : resolve()));
-    await new Promise<void>((resolve) => (this.tcp ? this.tcp.close(() => resolve()) : resolve()));
+    // Connections the broker did not end (still before their CONNECT) end here.
+    for (const conn of this.connections) conn.destroy();
+    await tcpClosed;
     this.wss?.close();
   }
 }

@@ -84,7 +84,7 @@ export class ExternalBroker implements DeviceTransport, CredentialSync {
     client.on('message', (topicName, payload) => {
       if (topicName === DYNSEC_RESPONSE_TOPIC) return this.controlResponse(payload);
       const topic = device.parseDeviceTopic(topicName);
-      if (!topic || topic.kind === device.COMMAND_KIND) return;
+      if (!topic || !device.isDevicePublishKind(topic.kind)) return;
       if (topic.kind !== 'presence') return handlers.message(topic.deviceKey, topic.kind, payload);
       const parsed = device.presence.safeParse(safeJson(payload));
       if (!parsed.success) {
@@ -177,6 +177,15 @@ export class ExternalBroker implements DeviceTransport, CredentialSync {
     if (!this.client?.connected) throw new Error('external broker not connected');
     await this.client.publishAsync(device.commandTopic(deviceKey), payload, {
       qos: device.COMMAND_QOS,
+      retain: false,
+    });
+  }
+
+  async publishReceipt(deviceKey: string, payload: string): Promise<void> {
+    // Not queued while disconnected either: a panel sends again what no receipt named.
+    if (!this.client?.connected) return;
+    await this.client.publishAsync(device.receiptTopic(deviceKey), payload, {
+      qos: device.RECEIPT_QOS,
       retain: false,
     });
   }

@@ -5,10 +5,12 @@ import { stateToColumns } from '../modules/devices/state-columns.js';
 import { isDatabaseUnavailable, isTransactionConflict, isWorthRetrying } from '../db/errors.js';
 import { BatchWriter } from './batch-writer.js';
 import { bounded } from './bounded.js';
-import { PendingWrites } from './pending-writes.js';
 import type { DeviceDirectory, KnownDevice } from './device-directory.js';
+import { receiptsByPanel, type Stored } from './receipts.js';
+import { ReportWriter } from './report-writer.js';
 import type { DeviceStateStore } from './state-store.js';
-import { mergePanelStates, panelState, reportTime, type PanelState } from './report-groups.js';
+import { PanelClocks } from './panel-clocks.js';
+import { mergePanelStates, panelState, type PanelState, type PresenceReason } from './report-groups.js';
 import { PresenceIndex } from './presence-index.js';
 import type { DeviceTransport, GatewayLog } from './transport.js';
 
@@ -47,11 +49,13 @@ const payloadSchemas = {
   log: device.abnormalLog,
   presence: device.presence,
   settings: device.settingsReport,
+  play: device.playReport,
 } as const;
 
 /**
  * The device side of the server: presence in memory, reports validated and written (state in
- * batches), acknowledgements handed to the command service, commands published to panels.
+ * batches), acknowledgements handed to the command service, commands published to panels, and
+ * receipts for what was stored (protocol 5.9).
  */
 export class DeviceGateway {
   readonly stats: GatewayStats = { received: 0, dropped: 0 };
@@ -66,9 +70,9 @@ export class DeviceGateway {
   /** One waiting state per panel: a newer report merges into it, so shedding never loses a panel's newest report first. */
   private readonly stateWriter: BatchWriter<PanelState>;
   /** Reports written one by one; they wait while the database is away. */
-  private readonly writes: PendingWrites;
-  /** The last app-report write of each panel (by device id) still running. */
-  private readonly appWrites = new Map<number, Promise<unknown>>();
+  private readonly writes: ReportWriter;
+  /** Each panel's boot and clock offset as this instance last wrote them (written again when they move). */
+  private readonly clocks = new PanelClocks();
 
   constructor(
     private readonly transport: DeviceTransport,
@@ -78,10 +82,6 @@ export class DeviceGateway {
     private readonly log: GatewayLog,
     states: DeviceStateStore,
   ) {
-    const dropped = (what: string) => (count: number) => {
-      this.stats.dropped += count;
-      this.log.error({ count }, `${what}: too many waiting for the database, the oldest were dropped`);
-    };
     this.stateWriter = new BatchWriter(
       (items) => states.apply(items),
       (err, count) =>
@@ -99,13 +99,19 @@ export class DeviceGateway {
         );
       },
     );
-    this.writes = new PendingWrites({
-      retryWhen: isDatabaseUnavailable,
-      onError: (err, what) =>
-        isDatabaseUnavailable(err)
-          ? this.log.warn({ err, what }, 'database unavailable: device reports wait')
-          : this.log.error({ err, what }, 'device report not stored'),
-      onDrop: dropped('device reports'),
+    this.writes = new ReportWriter({
+      devices,
+      clock,
+      log,
+      overflowed: (count) => {
+        this.stats.dropped += count;
+        this.log.error(
+          { count },
+          'device reports: too many waiting for the database, the oldest were dropped',
+        );
+      },
+      refused: (deviceKey, kind, reason) => this.drop(deviceKey, kind, reason),
+      stored: (receipts) => this.confirmStored(receipts),
     });
   }
 
@@ -132,7 +138,7 @@ export class DeviceGateway {
 
   async start() {
     await this.transport.start({
-      presence: (key, online) => this.presence(key, online),
+      presence: (key, online, reason) => this.presence(key, online, reason),
       ready: (key) => this.markReady(key),
       message: (key, kind, payload) => this.message(key, kind, payload),
       presenceLost: () => this.forgetPresence(),
@@ -158,6 +164,19 @@ export class DeviceGateway {
   sendCommand(deviceKey: string, envelope: device.CommandEnvelope): Promise<void> {
     const ttlMs = Math.max(0, envelope.expiresAt - this.clock.now());
     return this.transport.publishCommand(deviceKey, JSON.stringify({ ...envelope, ttlMs }));
+  }
+
+  /**
+   * Tells panels what is now stored of what they sent (protocol 5.9), one receipt per panel: they
+   * stop sending it again. A panel that did not subscribe to receipts gets none (the transport
+   * knows); a receipt that is lost only makes the panel send the report again, which stores nothing twice.
+   */
+  confirmStored(stored: Stored[]) {
+    for (const [deviceKey, receipts] of receiptsByPanel(stored))
+      for (const receipt of receipts)
+        this.transport
+          .publishReceipt(deviceKey, JSON.stringify(receipt))
+          .catch((err: unknown) => this.log.warn({ err, deviceKey }, 'receipt not published'));
   }
 
   /**
@@ -189,10 +208,13 @@ export class DeviceGateway {
     if (orgs.length) this.presenceListener?.reset(orgs);
   }
 
-  private presence(deviceKey: string, online: boolean) {
+  private presence(deviceKey: string, online: boolean, reason?: PresenceReason) {
     this.setOnline(deviceKey, online);
-    const now = this.clock.now();
-    this.withDevice(deviceKey, (known) => this.stateWriter.add(panelState(known.id, {}, now, now)));
+    const receivedAt = this.clock.now();
+    const change = { online, reason: reason ?? (online ? 'connected' : 'disconnected') } as const;
+    this.withDevice(deviceKey, (known) =>
+      this.stateWriter.add(panelState(known.id, {}, { receivedAt, presence: change })),
+    );
   }
 
   private markReady(deviceKey: string) {
@@ -223,7 +245,7 @@ export class DeviceGateway {
 
   private message(deviceKey: string, kind: device.DevicePublishKind, payload: Buffer) {
     this.stats.received++;
-    // Before the device lookup, which may wait for the database: what orders the panel's reports.
+    // Before the device lookup, which may wait for the database: the server's time of the report.
     const receivedAt = this.clock.now();
     const limit = kind === 'log' ? device.MAX_LOG_PAYLOAD_BYTES : device.MAX_PAYLOAD_BYTES;
     if (payload.length > limit)
@@ -251,49 +273,37 @@ export class DeviceGateway {
       case 'state': {
         const report = data as device.StateReport;
         this.stateWriter.add(
-          panelState(known.id, stateToColumns(report), reportTime(report.ts, receivedAt), receivedAt),
+          panelState(
+            known.id,
+            stateToColumns(report),
+            this.clocks.timing(known.id, receivedAt, report.uptimeMs, report.ts),
+          ),
         );
         if (carriesLocation(report)) this.locationSink?.(known);
         break;
       }
       case 'apps':
-        this.writes.add(`app list of ${known.deviceKey}`, () =>
-          this.storeAppsInOrder(known, data as device.AppReport),
-        );
+        this.writes.apps(known, data as device.AppReport);
         break;
-      case 'usage': {
-        const usage = data as device.AppUsageReport;
-        this.writes.add(`usage of ${known.deviceKey}`, () =>
-          this.devices.insertUsageForPanel(
-            {
-              org_id: known.orgId,
-              device_id: known.id,
-              from_at: usage.from,
-              to_at: usage.to,
-              screen_on_ms: usage.screenOnMs,
-              report_id: usage.id,
-            },
-            usage.records.map((r) => ({
-              org_id: known.orgId,
-              device_id: known.id,
-              package_name: r.packageName,
-              app_name: r.appName,
-              started_at: r.startedAt,
-              duration_ms: r.durationMs,
-            })),
-          ),
-        );
+      case 'usage':
+        this.writes.usage(known, data as device.AppUsageReport);
         break;
-      }
+      case 'play':
+        this.writes.play(known, data as device.PlayReport);
+        break;
       case 'log':
-        this.writes.add(`abnormal log of ${known.deviceKey}`, () =>
-          this.insertLog(known, data as device.AbnormalLog),
-        );
+        this.writes.log(known, data as device.AbnormalLog);
         break;
       case 'ack': {
         const ack = data as device.CommandAck;
         if (ack.state) {
-          this.stateWriter.add(panelState(known.id, stateToColumns(ack.state), receivedAt, receivedAt));
+          this.stateWriter.add(
+            panelState(
+              known.id,
+              stateToColumns(ack.state),
+              this.clocks.timing(known.id, receivedAt, ack.uptimeMs),
+            ),
+          );
           if (carriesLocation(ack.state)) this.locationSink?.(known);
         }
         this.sink?.acknowledge(known, ack);
@@ -302,63 +312,11 @@ export class DeviceGateway {
       case 'settings':
         if (!this.settingsSinks.length) this.drop(known.deviceKey, kind, 'no settings store');
         for (const sink of this.settingsSinks)
-          this.writes.add(`settings of ${known.deviceKey}`, () => sink(known, data as device.SettingsReport));
+          this.writes.settings(known, () => sink(known, data as device.SettingsReport));
         break;
       case 'presence':
         break;
     }
-  }
-
-  /**
-   * App reports of one panel are written in the order they arrived (writes of different panels
-   * run side by side): a part that superseded an unfinished report must not be overtaken by
-   * that report's late parts.
-   */
-  private storeAppsInOrder(known: KnownDevice, report: device.AppReport) {
-    const previous = this.appWrites.get(known.id) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.storeApps(known, report));
-    this.appWrites.set(known.id, next);
-    void next
-      .finally(() => {
-        if (this.appWrites.get(known.id) === next) this.appWrites.delete(known.id);
-      })
-      .catch(() => undefined);
-    return next;
-  }
-
-  /** A whole app list replaces the one before; a part waits for the rest of its report (protocol 5.2). */
-  private async storeApps(known: KnownDevice, report: device.AppReport) {
-    if (report.parts === undefined || report.parts === 1)
-      return this.devices.replaceAppsForPanel(known.id, known.orgId, report.apps);
-    const outcome = await this.devices.storeAppReportPartForPanel(
-      known.id,
-      known.orgId,
-      { id: report.id!, part: report.part!, parts: report.parts, apps: report.apps },
-      this.clock.now(),
-      device.MAX_REPORTED_APPS,
-    );
-    if (outcome === 'tooMany')
-      this.drop(
-        known.deviceKey,
-        'apps',
-        `report ${report.id} holds more than ${device.MAX_REPORTED_APPS} apps`,
-      );
-  }
-
-  private insertLog(known: KnownDevice, log: device.AbnormalLog): Promise<boolean> {
-    return this.devices.insertAbnormalLogForPanel({
-      org_id: known.orgId,
-      device_id: known.id,
-      device_key: known.deviceKey,
-      file_name: log.fileName,
-      app_name: log.appName,
-      model: log.model ?? '',
-      occurred_at: log.occurredAt,
-      upload_date: this.clock.now(),
-      text: log.text,
-      text_length: codePoints(log.text),
-      report_id: log.id,
-    });
   }
 
   /**
@@ -369,7 +327,7 @@ export class DeviceGateway {
     const known = this.directory.cached(deviceKey) ?? (await this.directory.resolve(deviceKey));
     // The router checked the panel's credentials, so it is enrolled and enabled.
     if (!known) throw new Error(`panel ${deviceKey} passed authentication but is unknown`);
-    return this.insertLog(known, log);
+    return this.writes.insertLog(known, log);
   }
 
   private drop(deviceKey: string, kind: string, reason: string) {
@@ -385,7 +343,7 @@ export class DeviceGateway {
         .resolve(deviceKey)
         .then((known) => (known ? use(known) : this.drop(deviceKey, 'any', 'unknown or disabled device')));
     resolve().catch((err: unknown) => {
-      if (isDatabaseUnavailable(err)) this.writes.add(`report of ${deviceKey}`, resolve);
+      if (isDatabaseUnavailable(err)) this.writes.retry(`report of ${deviceKey}`, resolve);
       else this.log.error({ err, deviceKey }, 'device lookup failed');
     });
   }
@@ -394,17 +352,4 @@ export class DeviceGateway {
 /** A report that may move the panel on the map: its position or its public address. */
 function carriesLocation(state: Partial<device.StateReport>) {
   return state.latitude !== undefined || state.longitude !== undefined || state.publicIp !== undefined;
-}
-
-/** Characters as SQL's length() and substr() count them (code points, not UTF-16 units). */
-function codePoints(text: string): number {
-  let n = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
-      const p = text.charCodeAt(i - 1);
-      if (p >= 0xd800 && p <= 0xdbff) n--;
-    }
-  }
-  return n;
 }

@@ -67,4 +67,36 @@ describe('PendingWrites', () => {
     expect(dropped).toBeGreaterThanOrEqual(3);
     writes.stop();
   });
+
+  it("hands over the receipts of a batch's successful writes together, and a retried one's once it succeeds", async () => {
+    let down = false;
+    const batches: string[][] = [];
+    const writes = new PendingWrites<string>({
+      retryWhen: (err) => err === unavailable,
+      onError: () => undefined,
+      onDrop: () => undefined,
+      onStored: (receipts) => batches.push(receipts),
+      concurrency: 3,
+      retryDelayMs: 10,
+    });
+    const write = (fails: boolean) => async () => {
+      if (fails && down) throw unavailable;
+    };
+    writes.add('first', write(false), 'r1');
+    writes.add('no receipt', write(false));
+    writes.add('second', write(false), 'r2');
+    writes.add('third', write(false), 'r3');
+    await writes.settled();
+    // The first write starts at once on its own; the next three wait and go as one batch.
+    expect(batches).toEqual([['r1'], ['r2', 'r3']]);
+    down = true;
+    writes.add('away', write(true), 'r4');
+    writes.add('fine', write(false), 'r5');
+    await writes.settled();
+    // 'fine' came while 'away' was tried: it waits behind it, in order, and nothing is confirmed yet.
+    expect(batches).toHaveLength(2);
+    down = false;
+    for (let i = 0; i < 200 && batches.length < 3; i++) await settle(5);
+    expect(batches.slice(2)).toEqual([['r4', 'r5']]);
+  });
 });

@@ -1,10 +1,12 @@
-export interface PendingWritesOptions {
+export interface PendingWritesOptions<R = never> {
   /** Errors after which a write is kept and tried again later (the database is away). */
   retryWhen: (err: unknown) => boolean;
   /** A write that failed for another reason, or the first failure of an outage. */
   onError: (err: unknown, what: string) => void;
   /** Writes dropped because more than `maxPending` were waiting. */
   onDrop: (count: number) => void;
+  /** The receipts of the writes of one batch that succeeded, once they all have had their attempt. */
+  onStored?: (receipts: R[]) => void;
   maxPending?: number;
   /** Writes run at once while the database answers. */
   concurrency?: number;
@@ -12,18 +14,21 @@ export interface PendingWritesOptions {
   maxRetryDelayMs?: number;
 }
 
-interface Write {
+interface Write<R> {
   what: string;
   run: () => Promise<unknown>;
+  /** What to confirm once the write succeeded (protocol 5.9: the panel sends it until confirmed). */
+  receipt: R | undefined;
 }
 
 /**
  * Device reports that are written one by one (app lists, usage, logs, settings). While the
  * database answers they run a few at a time; when it is away they wait, in order and bounded,
- * and are written when it returns, so an outage loses none of them.
+ * and are written when it returns, so an outage loses none of them. A write may carry a receipt:
+ * the receipts of a batch's successful writes are handed over together after the batch.
  */
-export class PendingWrites {
-  private queue: Write[] = [];
+export class PendingWrites<R = never> {
+  private queue: Array<Write<R>> = [];
   private draining: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private retryDelay: number;
@@ -31,7 +36,7 @@ export class PendingWrites {
   private readonly maxPending: number;
   private readonly concurrency: number;
 
-  constructor(private readonly options: PendingWritesOptions) {
+  constructor(private readonly options: PendingWritesOptions<R>) {
     this.maxPending = options.maxPending ?? 50_000;
     this.concurrency = options.concurrency ?? 8;
     this.retryDelay = options.retryDelayMs ?? 500;
@@ -41,8 +46,8 @@ export class PendingWrites {
     return this.queue.length;
   }
 
-  add(what: string, run: () => Promise<unknown>) {
-    this.queue.push({ what, run });
+  add(what: string, run: () => Promise<unknown>, receipt?: R) {
+    this.queue.push({ what, run, receipt });
     this.trim();
     if (!this.timer) void this.drain();
   }
@@ -74,14 +79,19 @@ export class PendingWrites {
     while (this.queue.length) {
       const batch = this.queue.splice(0, this.concurrency);
       const results = await Promise.allSettled(batch.map((w) => w.run()));
-      const retry: Write[] = [];
+      const retry: Array<Write<R>> = [];
+      const stored: R[] = [];
       results.forEach((result, i) => {
-        if (result.status === 'fulfilled') return;
         const write = batch[i]!;
+        if (result.status === 'fulfilled') {
+          if (write.receipt !== undefined) stored.push(write.receipt);
+          return;
+        }
         if (!this.options.retryWhen(result.reason)) return this.options.onError(result.reason, write.what);
         if (!this.outage) this.options.onError(result.reason, write.what);
         retry.push(write);
       });
+      if (stored.length) this.options.onStored?.(stored);
       if (retry.length) {
         this.outage = true;
         this.queue.unshift(...retry);

@@ -1,9 +1,11 @@
 import type { device } from '@panelfleet/contract';
+import type { PresenceReason } from './report-groups.js';
 
 /** What a broker connection tells the gateway. */
 export interface TransportHandlers {
   message(deviceKey: string, kind: device.DevicePublishKind, payload: Buffer): void;
-  presence(deviceKey: string, online: boolean): void;
+  /** The panel connected or went away; why, when the broker knows (else connected / disconnected). */
+  presence(deviceKey: string, online: boolean, reason?: PresenceReason): void;
   /** The panel has subscribed to its command topic: commands published now reach it. */
   ready(deviceKey: string): void;
   /**
@@ -19,6 +21,11 @@ export interface DeviceTransport {
   start(handlers: TransportHandlers): Promise<void>;
   /** At the protocol's command QoS, never retained: the command service publishes again until acknowledged. */
   publishCommand(deviceKey: string, payload: string): Promise<void>;
+  /**
+   * A receipt (protocol 5.9) at QoS 0, never retained, to a panel that subscribed to its receipt
+   * topic; nothing for one that did not (it was built before receipts, or its broker refused it).
+   */
+  publishReceipt(deviceKey: string, payload: string): Promise<void>;
   /**
    * Ends the panel's connection now (it was disabled, deleted or re-enrolled), where the broker
    * lets the server do so: the embedded one does; an external one is told through provisioning.

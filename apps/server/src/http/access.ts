@@ -1,5 +1,6 @@
-import { userRefusal, type Access, type UserType } from '@panelfleet/contract';
+import { tokenAdmits, userRefusal, type Access, type TokenNeed, type UserType } from '@panelfleet/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ActingToken } from './acting-token.js';
 import { AppError } from './app-error.js';
 
 /** The signed-in user as the server knows it for one request. */
@@ -10,6 +11,8 @@ export interface SessionUser {
   userType: UserType;
   activated: 0 | 1;
   programRole: number;
+  /** The API token the request came with (`Authorization: Bearer`), absent for a console session. */
+  token?: ActingToken;
 }
 
 /** A panel that presented its own credentials. */
@@ -62,6 +65,7 @@ export async function authorize(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: AuthorizeDeps,
+  tokenNeed: TokenNeed = 'never',
 ): Promise<{ session?: { id: string; user: SessionUser }; panel?: PanelCaller }> {
   switch (access.kind) {
     case 'anonymous':
@@ -76,6 +80,12 @@ export async function authorize(
     }
     case 'user': {
       const session = await deps.authenticate(request);
+      const token = session.user.token;
+      // A token acts within its scope (access.ts `tokenNeedOf`): checked before the user's type,
+      // so a call no token may make is refused alike whoever the token's user is.
+      if (token && tokenNeed === 'never') throw new AppError('apiToken.notAllowed', 403);
+      if (token && !tokenAdmits(tokenNeed, token.scope))
+        throw new AppError('apiToken.outOfScope', 403, { scope: token.scope, need: tokenNeed });
       const refusal = userRefusal(access, session.user, deps.special);
       if (refusal)
         throw new AppError(

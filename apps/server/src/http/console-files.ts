@@ -5,9 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from './app-error.js';
 import { sendFail } from './errors.js';
 
+/** Where `GET /` sends any client (a browser, curl, a health probe that follows redirects): the console's sign-in. */
+export const CONSOLE_ENTRY = '/login';
+
 /**
- * Serves the built console. Any other GET that asks for HTML gets index.html, so every console
- * URL works as a deep link; API misses stay JSON 404s.
+ * Serves the built console. `GET /` redirects to its sign-in page, whatever the client accepts.
+ * Any other GET that asks for HTML gets index.html, so every console URL works as a deep link;
+ * API misses stay JSON 404s.
  */
 export async function installConsoleFiles(app: FastifyInstance, webDist: string) {
   const index = path.join(webDist, 'index.html');
@@ -23,6 +27,7 @@ export async function installConsoleFiles(app: FastifyInstance, webDist: string)
   } else {
     app.log.warn({ webDist }, 'console not built: run `npm run build:web` (npm start does this)');
   }
+  app.get('/', async (_request, reply) => reply.redirect(CONSOLE_ENTRY, 302));
   app.setNotFoundHandler(async (request, reply) => {
     const wantsPage = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
     if (wantsPage && built) {

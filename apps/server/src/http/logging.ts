@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 
 /**
  * The server's log: in a terminal one readable line per entry (pino-pretty), otherwise one JSON
@@ -10,9 +10,10 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 export function loggerOptions(
   level: string,
   tty: boolean = process.stdout.isTTY === true,
-): Pick<FastifyServerOptions, 'logger' | 'disableRequestLogging'> {
+): Pick<FastifyServerOptions, 'logger' | 'logController'> {
   return {
-    disableRequestLogging: true,
+    // Fastify 5.8+ takes this through a log controller (the top-level option is deprecated).
+    logController: new LogController({ disableRequestLogging: true }),
     logger: tty
       ? {
           level,

@@ -1,54 +1,40 @@
-import { useLayoutEffect, useSyncExternalStore } from 'react';
-import { App, Modal } from 'antd';
+import { lazy, Suspense, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { configureClient } from './client';
+import { failNotices } from './failNotices';
 import { sessionExpiry } from './sessionExpiry';
-import { SESSION_QUERY_KEY } from '../app/queryClient';
-import { PATHS } from '../paths';
 
-export const NOTICE_SECONDS = 3;
+export { NOTICE_SECONDS } from './failNotices';
 
-/** Connects the api client to the router, antd notices and the login-timeout modal. */
+const ReplyNotices = lazy(() => import('./ReplyNotices'));
+
+/**
+ * Connects the api client to the router, the failure notices and the login-timeout modal. The
+ * notices and the modal (ReplyNotices, with antd's notification and Modal) load with the first
+ * notice or expiry, and stay.
+ */
 export function ReplyEffects() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const { notification } = App.useApp();
-  const { t } = useTranslation();
+  const waiting = useSyncExternalStore(failNotices.subscribe, failNotices.count);
   const expired = useSyncExternalStore(sessionExpiry.subscribe, sessionExpiry.isOpen);
+  const needed = useRef(false);
+  if (waiting > 0 || expired) needed.current = true;
 
   // A layout effect, so the effects are in place before any query starts fetching.
   useLayoutEffect(() => {
     configureClient({
       effects: {
         sessionExpired: sessionExpiry.open,
-        fail: (message) =>
-          notification.error({ title: t('common.tips'), description: message, duration: NOTICE_SECONDS }),
+        fail: failNotices.push,
         navigate: (path) => navigate(path),
       },
     });
-  }, [navigate, notification, t]);
+  }, [navigate]);
 
-  const relogin = () => {
-    sessionExpiry.close();
-    queryClient.removeQueries({ queryKey: SESSION_QUERY_KEY });
-    navigate(PATHS.login);
-  };
-
+  if (!needed.current) return null;
   return (
-    <Modal
-      open={expired}
-      title={t('session.timeoutTitle')}
-      closable={false}
-      mask={{ closable: false }}
-      keyboard={false}
-      okText={t('session.relogin')}
-      footer={(_, { OkBtn }) => <OkBtn />}
-      onOk={relogin}
-      modalRender={(node) => <div data-testid="login-timeout">{node}</div>}
-    >
-      {t('session.timeoutContent')}
-    </Modal>
+    <Suspense fallback={null}>
+      <ReplyNotices />
+    </Suspense>
   );
 }

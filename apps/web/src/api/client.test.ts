@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
-import { accounts, auth } from '@panelfleet/contract';
+import { accounts, alerts, auth } from '@panelfleet/contract';
 import {
   alreadyReported,
   ApiError,
@@ -27,7 +27,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-const config = { serverLevel: 2, roleFlag: 0, title: 'T', netSpeedUrl: '' };
+const config = { serverLevel: 2, roleFlag: 0, title: 'T', netSpeedUrl: '', captcha: true };
 
 describe('call', () => {
   it('sends GET params as a query with cookies and the console language', async () => {
@@ -41,7 +41,7 @@ describe('call', () => {
   });
 
   it('form-encodes POST bodies', async () => {
-    fetchMock.mockResolvedValue(reply(200, { hhtStatus: 'success', program_role: '1' }));
+    fetchMock.mockResolvedValue(reply(200, { hhtStatus: 'success', program_role: '1', nextStep: 'done' }));
     await call(auth.login, { username: 'a b', password: 'x', tryCode: '12&4' });
     const init = fetchMock.mock.calls[0]![1]!;
     expect(init.method).toBe('POST');
@@ -50,6 +50,14 @@ describe('call', () => {
     );
     expect(new URLSearchParams(init.body as string).get('tryCode')).toBe('12&4');
     expect(init.body).toContain('username=a+b');
+  });
+
+  it('sends a POST as JSON when asked: lists and objects arrive whole', async () => {
+    fetchMock.mockResolvedValue(reply(200, { hhtStatus: 'success', dataObject: { changed: 2 } }));
+    await call(alerts.acknowledgeAlerts, { ids: [3, 4], note: 'a&b' }, { json: true });
+    const init = fetchMock.mock.calls[0]![1]!;
+    expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/json');
+    expect(JSON.parse(init.body as string)).toEqual({ ids: [3, 4], note: 'a&b' });
   });
 
   it('notifies a fail reply and rejects with its message and code', async () => {

@@ -49,6 +49,8 @@ export interface CallOptions {
   quietFail?: boolean;
   /** Cancels the request (a closed dialog, a newer poll): the call rejects with RequestAborted and nobody is told. */
   signal?: AbortSignal;
+  /** Send a POST's params as a JSON body: for calls whose params hold lists or objects ("JSON body"). */
+  json?: boolean;
 }
 
 /** The caller cancelled the request on purpose; there is nothing to tell the user. */
@@ -74,6 +76,7 @@ async function send(
   params: unknown,
   multipart?: FormData,
   signal?: AbortSignal,
+  json = false,
 ): Promise<{ status: number; body: unknown }> {
   const form = toForm(params);
   const encoded = form.toString();
@@ -85,7 +88,9 @@ async function send(
   // A multipart body sets its own Content-Type (with the boundary).
   const post = multipart
     ? { headers, body: multipart }
-    : { headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' }, body: encoded };
+    : json
+      ? { headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(params ?? {}) }
+      : { headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' }, body: encoded };
   let response: Response;
   try {
     response = await fetch(def.path + query, {
@@ -129,7 +134,7 @@ export async function call<C extends CallDef>(
   params: ParamsOf<C>,
   options: CallOptions = {},
 ): Promise<ReplyOf<C>> {
-  return settle(def, await send(def, params, undefined, options.signal), options);
+  return settle(def, await send(def, params, undefined, options.signal, options.json), options);
 }
 
 /** Make one contract call whose body is multipart (a file upload); replies are handled as by `call`. */

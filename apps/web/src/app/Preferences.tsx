@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import zhCNLocale from 'antd/locale/zh_CN';
 import enUSLocale from 'antd/locale/en_US';
 import dayjs from 'dayjs';
@@ -68,7 +68,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
   return (
     <PreferencesContext.Provider value={value}>
       <ConfigProvider locale={language === 'zh-CN' ? zhCNLocale : enUSLocale} theme={theme}>
-        <AntApp>{children}</AntApp>
+        {children}
       </ConfigProvider>
     </PreferencesContext.Provider>
   );

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { mergeCatalogs, messageCatalogs, VIEW_NAMES } from '@panelfleet/contract';
 import programsEnUS from '../../../../packages/contract/src/i18n/programs.en-US.json';
 import programsZhCN from '../../../../packages/contract/src/i18n/programs.zh-CN.json';
+import oplogEnUS from '../../../../packages/contract/src/i18n/oplog.en-US.json';
+import oplogZhCN from '../../../../packages/contract/src/i18n/oplog.zh-CN.json';
+import screenshotsEnUS from '../../../../packages/contract/src/i18n/screenshots.en-US.json';
+import screenshotsZhCN from '../../../../packages/contract/src/i18n/screenshots.zh-CN.json';
 import { loadConsoleCatalog, loadContractCatalog } from './index';
 import { SKINS } from '../features/shell/skins';
 
@@ -51,12 +55,18 @@ describe('contract catalogs', () => {
   });
 
   it('the console loads the same messages the server answers with, one language at a time', async () => {
-    // The program messages load with the program tab (features/programs/catalogs.ts).
-    const lazy = { 'zh-CN': programsZhCN, 'en-US': programsEnUS };
+    // The program messages load with the program tab (features/programs/catalogs.ts), the
+    // operation log's words with the log and report screens (features/logs/catalogs.ts), the
+    // screenshot messages with the screenshot screens (features/screenshots/catalogs.ts).
+    const lazy = {
+      'zh-CN': [programsZhCN, oplogZhCN, screenshotsZhCN],
+      'en-US': [programsEnUS, oplogEnUS, screenshotsEnUS],
+    };
     for (const language of ['zh-CN', 'en-US'] as const) {
       const startUp = await loadContractCatalog(language);
       expect(startUp).not.toHaveProperty('program');
-      expect(mergeCatalogs(startUp, lazy[language])).toEqual(messageCatalogs[language]);
+      expect(startUp).not.toHaveProperty('oplog');
+      expect(mergeCatalogs(startUp, ...lazy[language])).toEqual(messageCatalogs[language]);
     }
   });
 });

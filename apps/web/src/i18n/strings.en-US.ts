@@ -10,11 +10,15 @@ export const strings: LanguageStrings = {
   ),
   contract: mergeFiles(
     contractBase,
-    // The program messages load with the program tab (features/programs/catalogs.ts).
+    // The program messages load with the program tab (features/programs/catalogs.ts), the operation
+    // log's words with the log and report screens (features/logs/catalogs.ts), the screenshot
+    // messages with the screenshot screens (features/screenshots/catalogs.ts).
     import.meta.glob<Catalog>(
       [
         '../../../../packages/contract/src/i18n/*.en-US.json',
         '!../../../../packages/contract/src/i18n/programs.en-US.json',
+        '!../../../../packages/contract/src/i18n/oplog.en-US.json',
+        '!../../../../packages/contract/src/i18n/screenshots.en-US.json',
       ],
       { eager: true, import: 'default' },
     ),

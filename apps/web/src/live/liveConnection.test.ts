@@ -81,4 +81,23 @@ describe('LiveConnection', () => {
     timers[0]!.fn();
     expect(sources).toHaveLength(2);
   });
+
+  it('does not reopen a stream that a newer tab of the session replaced, until views listen anew', () => {
+    const { env, sources, timers } = environment();
+    const connection = new LiveConnection('/x', env);
+    const stop = connection.subscribe(() => undefined);
+    sources[0]!.emit(live.STREAM_READY);
+    sources[0]!.emit(live.STREAM_END, JSON.stringify({ reason: live.STREAM_REPLACED }));
+    expect(sources[0]!.closed).toBe(true);
+    expect(connection.connected).toBe(false);
+    expect(timers).toHaveLength(0);
+    // Another view of the same page joins: still polling, no new stream.
+    const stopSecond = connection.subscribe(() => undefined);
+    expect(sources).toHaveLength(1);
+    stop();
+    stopSecond();
+    // The user opens another view in this tab: it is live again.
+    connection.subscribe(() => undefined);
+    expect(sources).toHaveLength(2);
+  });
 });

@@ -19,6 +19,9 @@ export interface EventSourceLike {
 }
 
 const CLOSED = 2;
+
+/** The reason of the server's `end` event (`{"reason":"…"}`). */
+const endReason = (data: string) => /"reason":"(\w+)"/.exec(data)?.[1];
 /** After the server refused or ended a stream, a new one is tried this much later while views still listen. */
 export const REOPEN_MS = 10_000;
 
@@ -27,13 +30,16 @@ export const REOPEN_MS = 10_000;
  * some view listens: the first subscriber opens it, the last one to leave closes it. While it is
  * up (`connected`), views drop their 5-second polls; when it breaks they poll again until it is
  * back. A stream the server ends (sign-out, expiry) is not reopened until a view subscribes anew
- * or REOPEN_MS has passed.
+ * or REOPEN_MS has passed; one it ended because a newer tab of the session took its place
+ * (`replaced`) only once every view has left and another listens (a navigation in this tab).
  */
 export class LiveConnection {
   private source: EventSourceLike | undefined;
   private readonly listeners = new Set<LiveListener>();
   private readonly stateListeners = new Set<StateListener>();
   private reopenTimer: unknown;
+  /** The server gave this stream's place to a newer one of the session: not reopened while views listen. */
+  private replaced = false;
   connected = false;
 
   constructor(
@@ -43,7 +49,7 @@ export class LiveConnection {
 
   subscribe(listener: LiveListener): () => void {
     this.listeners.add(listener);
-    if (!this.source && this.reopenTimer === undefined) this.open();
+    if (!this.source && this.reopenTimer === undefined && !this.replaced) this.open();
     return () => {
       this.listeners.delete(listener);
       if (!this.listeners.size) this.shut();
@@ -65,10 +71,13 @@ export class LiveConnection {
     const source = this.env.open(this.url);
     this.source = source;
     source.addEventListener(live.STREAM_READY, () => this.setConnected(true));
-    source.addEventListener(live.STREAM_END, () => {
-      // The session ended: polls will meet the sign-in prompt; nothing is reopened at once.
+    source.addEventListener(live.STREAM_END, (event) => {
       this.drop();
-      this.scheduleReopen();
+      // A newer tab of the same session took this stream's place: this one polls from now on
+      // (reopening would in turn end that tab's stream). Otherwise the session ended: polls
+      // will meet the sign-in prompt, and a new stream is tried later.
+      if (endReason(event.data) === live.STREAM_REPLACED) this.replaced = true;
+      else this.scheduleReopen();
     });
     source.onmessage = (message) => {
       let parsed: live.LiveEvent;
@@ -107,6 +116,8 @@ export class LiveConnection {
   private shut() {
     if (this.reopenTimer !== undefined) this.env.clearTimeout(this.reopenTimer);
     this.reopenTimer = undefined;
+    // Every view has left: the next one to listen (a navigation in this tab) opens a stream again.
+    this.replaced = false;
     this.drop();
   }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall } from '../call.js';
+import { defineCall, type MultipartFile } from '../call.js';
 import { callers, users } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 import { optionalText, pageParams } from '../rules.js';
@@ -39,6 +39,20 @@ const uploadIdField = z
   .string({ error: 'upload.notFound' })
   .trim()
   .regex(/^[0-9a-f]{32}$/, { error: 'upload.notFound' });
+
+/**
+ * The APK itself, one of two ways: `uploadId`, a finished resumable upload (any size, the
+ * console's way), or `file`, the spec's multipart field (small files, up to the server's
+ * multipart limit).
+ */
+const fileParam = z
+  .custom<MultipartFile>((v) => typeof v === 'object' && v !== null && 'bytes' in v && 'fileName' in v, {
+    error: 'apk.fileNull',
+  })
+  .optional();
+const fileOrUpload = { uploadId: uploadIdField.optional(), file: fileParam };
+const oneFile = (p: { uploadId?: string; file?: MultipartFile }) =>
+  (p.uploadId === undefined) !== (p.file === undefined);
 
 /** A version's description (spec 3 section 9: 200 units, wide characters count 2). */
 export const APK_REMARK_MAX = 200;
@@ -156,10 +170,13 @@ export const uploadApk = defineCall({
   method: 'POST',
   path: '/apkUpgrade/uploadApkPackage',
   summary:
-    'A new application card from a finished upload (kind apk): the four-part mark and a description. Refused when the file is not an APK, and when a card of the same package exists (upload a new version there).',
+    'A new application card from a finished upload (kind apk, uploadId) or a multipart `file` (small files): the four-part mark and a description. Refused when the file is not an APK, and when a card of the same package exists (upload a new version there).',
   tag,
   access: apkManagers,
-  params: z.object({ uploadId: uploadIdField, mark: markField, remark: remarkField }),
+  multipartFile: 'file',
+  params: z
+    .object({ ...fileOrUpload, mark: markField, remark: remarkField })
+    .refine(oneFile, { error: 'apk.fileOrUpload' }),
   reply: uploaded,
 });
 
@@ -167,15 +184,18 @@ export const uploadNewApkVersion = defineCall({
   method: 'POST',
   path: '/apkUpgrade/uploadNewApkPackage',
   summary:
-    'A new version of a card from a finished upload: same package, same signer, versionCode above the latest (downgrade "1" lets a lower one in, deliberately); it becomes the latest',
+    'A new version of a card from a finished upload (uploadId) or a multipart `file` (small files): same package, same signer, versionCode above the latest (downgrade "1" lets a lower one in, deliberately); it becomes the latest',
   tag,
   access: apkManagers,
-  params: z.object({
-    uploadId: uploadIdField,
-    apkMarkId: apkMarkIdParam,
-    remark: remarkField,
-    downgrade: z.enum(['0', '1'], { error: 'common.invalidParams' }).default('0'),
-  }),
+  multipartFile: 'file',
+  params: z
+    .object({
+      ...fileOrUpload,
+      apkMarkId: apkMarkIdParam,
+      remark: remarkField,
+      downgrade: z.enum(['0', '1'], { error: 'common.invalidParams' }).default('0'),
+    })
+    .refine(oneFile, { error: 'apk.fileOrUpload' }),
   reply: uploaded,
 });
 
@@ -183,10 +203,13 @@ export const uploadApkFileSub = defineCall({
   method: 'POST',
   path: '/apkUpgrade/uploadApkFileSub',
   summary:
-    'An auxiliary app of a version, from a finished upload (any package; it is read and checked like any APK)',
+    'An auxiliary app of a version, from a finished upload (uploadId) or a multipart `file` (any package; it is read and checked like any APK)',
   tag,
   access: apkManagers,
-  params: z.object({ uploadId: uploadIdField, apkMarkId: apkMarkIdParam, apkVersionId: apkVersionIdParam }),
+  multipartFile: 'file',
+  params: z
+    .object({ ...fileOrUpload, apkMarkId: apkMarkIdParam, apkVersionId: apkVersionIdParam })
+    .refine(oneFile, { error: 'apk.fileOrUpload' }),
   reply: itemReply(z.object({ apkFileSubId: z.number().int() })),
 });
 

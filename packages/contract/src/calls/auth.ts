@@ -18,22 +18,27 @@ export const captchaImage = defineCall({
   produces: 'image/svg+xml',
 });
 
+/** The captcha answer the sign-in form asks for while the captcha is on (runtime config `captcha`). */
+export const captchaAnswer = z
+  .string({ error: 'login.verificationNull' })
+  .trim()
+  .min(1, { error: 'login.verificationNull' })
+  .max(CAPTCHA_LENGTH, { error: 'login.captchaWrong' });
+
 export const login = defineCall({
   method: 'POST',
   path: '/platform/login',
-  summary: 'Sign in with user name, MD5 password and the captcha answer',
+  summary:
+    'Sign in with user name, MD5 password and the captcha answer (required unless the server runs with CAPTCHA=off)',
   tag,
   access: callers.anyone,
   params: z.object({
     username: requiredText('login.nameNull', 64),
     password: md5Password('login.passwordNull'),
-    tryCode: z
-      .string({ error: 'login.verificationNull' })
-      .trim()
-      .min(1, { error: 'login.verificationNull' })
-      .max(CAPTCHA_LENGTH, { error: 'login.captchaWrong' }),
+    tryCode: captchaAnswer.optional(),
   }),
-  reply: okBase.extend({ program_role: z.string() }),
+  // nextStep: `done`, or the second step the sign-in waits for (calls/identity.ts).
+  reply: okBase.extend({ program_role: z.string(), nextStep: z.enum(['done', 'secondFactor', 'enrol']) }),
 });
 
 export const sessionUser = z.object({
@@ -89,6 +94,8 @@ export const runtimeConfig = z.object({
   roleFlag: z.union([z.literal(0), z.literal(1)]),
   title: z.string(),
   netSpeedUrl: z.string(),
+  /** Whether sign-in asks for a captcha (false when the server runs with CAPTCHA=off). */
+  captcha: z.boolean(),
 });
 export type RuntimeConfig = z.infer<typeof runtimeConfig>;
 

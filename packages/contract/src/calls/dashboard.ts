@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { users } from '../access.js';
 import { okBase } from '../envelope.js';
+import { recordId } from '../ids.js';
 
 const tag = 'dashboards';
 
@@ -21,8 +22,6 @@ export const DASHBOARD = {
   counterAnimation: 3.5,
   /** The kilobyte factor memory is divided by (twice). */
   kilobyte: 1024,
-  /** Map colour scale. */
-  mapScaleMax: 10000,
   /** Weeks on the weekly line of OTA-upgraded panels. */
   upgradeWeeks: 8,
   /** The fallback poll of every live screen when its event stream is down (spec 2 section 9). */
@@ -35,12 +34,7 @@ export type OfflineBucket = (typeof OFFLINE_BUCKETS)[number];
 
 const optionalId = z.preprocess(
   (v) => (v === '' || v === null ? undefined : v),
-  z.coerce
-    .number({ error: 'dashboard.customerInvalid' })
-    .int({ error: 'dashboard.customerInvalid' })
-    .positive({
-      error: 'dashboard.customerInvalid',
-    }),
+  recordId('dashboard.customerInvalid'),
 );
 
 export const dashboardParams = z.object({ customerId: optionalId.optional() });
@@ -121,15 +115,20 @@ export const historyParams = dashboardParams
   })
   .refine((v) => v.endTime > v.startTime, { error: 'dashboard.rangeInvalid', path: ['endTime'] });
 
+/**
+ * One period of the history. Screen-on time and OTA installs come from what is stored, however
+ * far back the panels' reports and the rollouts go; panels and users are counted by samples, so
+ * they are null for a period before sampling began (or while the server was down).
+ */
 export const historyPoint = z.object({
   /** Start of the hour or day (ms, UTC). */
   time: z.number().int(),
-  deviceTotal: z.number().int(),
+  deviceTotal: z.number().int().nullable(),
   /** The most panels online at once in the period (sampled). */
-  onlineDevices: z.number().int(),
-  userTotal: z.number().int(),
+  onlineDevices: z.number().int().nullable(),
+  userTotal: z.number().int().nullable(),
   /** The most users signed in at once in the period (sampled). */
-  onlineUsers: z.number().int(),
+  onlineUsers: z.number().int().nullable(),
   /** Screen-on time the panels reported for the period, ms. */
   screenOnMs: z.number().int(),
   /** Succeeded OTA installs in the period. */

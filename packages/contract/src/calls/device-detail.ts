@@ -4,15 +4,13 @@ import { callers } from '../access.js';
 import { itemReply, listReply, okBase } from '../envelope.js';
 import { deviceRow } from '../device/calls.js';
 import { SERIES, SETTING_SECTIONS } from '../device/settings.js';
+import { isRecordId, recordId } from '../ids.js';
 
 // The device detail modal (spec 2 sections 2-7): detail, apps, the panel's settings. Paths the
 // spec does not show are chosen here in its style.
 
 const tag = 'device detail';
-const deviceId = z.coerce
-  .number({ error: 'device.notFound' })
-  .int({ error: 'device.notFound' })
-  .positive({ error: 'device.notFound' });
+const deviceId = recordId('device.notFound');
 
 /** Comma-separated values as the console's forms send lists: at least one (message `emptyKey`), at most `max`, no repeats. */
 const commaList = (emptyKey: string, max: number) =>
@@ -33,17 +31,36 @@ const commaList = (emptyKey: string, max: number) =>
 
 const idList = (emptyKey: string, max: number) =>
   commaList(emptyKey, max)
-    .refine((items) => items.every((item) => /^\d{1,10}$/.test(item) && Number(item) > 0), {
+    .refine((items) => items.every((item) => /^\d{1,10}$/.test(item) && isRecordId(Number(item))), {
       error: 'common.invalidParams',
     })
     .transform((items) => items.map(Number));
 
-/** Everything of spec 2 section 3 plus the machine type's catalog id (for its input sources). */
+/**
+ * Everything of spec 2 section 3, what else the panel reports about itself (its network card and
+ * its time zone), and the machine type's catalog id (for its input sources).
+ */
 export const deviceDetail = deviceRow.extend({
   /** The machine type of the catalog whose name is the panel's reported machineType; null if none. */
   machineTypeId: z.number().int().nullable(),
+  /**
+   * How far the panel's own clock was off the server's (ms, positive: ahead) in its newest report
+   * that carried its time (`ts`), and when that report arrived; null until one did. Past
+   * CLOCK_SKEW_WARNING_MS the console warns: the panel's times (logs, screen time) are off too.
+   */
+  clockOffsetMs: z.number().int().nullable(),
+  clockCheckedAt: z.number().int().nullable(),
+  /** MAC address of the LAN interface (Wake-on-LAN); '' until reported. */
+  mac: z.string(),
+  /** Netmask of the LAN interface; '' until reported. */
+  netmask: z.string(),
+  /** The panel's offset from UTC in minutes east (480 in China): upgrade policies' time-zone windows apply in it; null until reported. */
+  utcOffset: z.number().int().nullable(),
 });
 export type DeviceDetail = z.infer<typeof deviceDetail>;
+
+/** A panel clock further off than this (either way) gets a warning in the device detail. */
+export const CLOCK_SKEW_WARNING_MS = 60_000;
 
 export const selectByDeviceId = defineCall({
   method: 'GET',

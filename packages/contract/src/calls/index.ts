@@ -8,7 +8,9 @@ import * as screenTime from './screen-time.js';
 import * as sources from './sources.js';
 import * as machineTypes from './machine-types.js';
 import * as deviceCalls from '../device/calls.js';
+import * as deviceRemoval from '../device/removal.js';
 import * as deviceDetail from './device-detail.js';
+import * as panelHistory from './panel-history.js';
 import * as settings from './settings.js';
 import * as certificate from './certificate.js';
 import * as uploads from './uploads.js';
@@ -21,7 +23,14 @@ import * as dashboard from './dashboard.js';
 import * as live from './live.js';
 import * as health from './health.js';
 import * as apk from './apk.js';
+import * as apkReplaced from './apk-replaced.js';
 import * as programs from './programs.js';
+import * as alerts from './alerts.js';
+import * as webhooks from './webhooks.js';
+import * as apiTokens from './api-tokens.js';
+import * as identity from './identity.js';
+import * as sso from './sso.js';
+import * as screenshots from './screenshots.js';
 
 const isCall = (value: unknown): value is CallDef =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'reply' in value;
@@ -32,12 +41,14 @@ export const allCalls: CallDef[] = [
   accounts,
   servers,
   deviceCalls,
+  deviceRemoval,
   materials,
   notifications,
   screenTime,
   sources,
   machineTypes,
   deviceDetail,
+  panelHistory,
   settings,
   certificate,
   uploads,
@@ -50,5 +61,12 @@ export const allCalls: CallDef[] = [
   live,
   health,
   apk,
+  apkReplaced,
   programs,
+  alerts,
+  webhooks,
+  apiTokens,
+  identity,
+  sso,
+  screenshots,
 ].flatMap((group) => (Object.values(group) as unknown[]).filter(isCall));

@@ -43,11 +43,24 @@ export const taskProgressEvent = z.object({
   at: z.number().int(),
 });
 
+/** An alert of the company was raised, acknowledged or cleared (issue 26): the bell counts again. */
+export const alertEvent = z.object({
+  type: z.literal('alert'),
+  change: z.enum(['raised', 'acknowledged', 'cleared']),
+  alertId: z.number().int(),
+  ruleId: z.number().int(),
+  severity: z.enum(['critical', 'major', 'minor', 'info']),
+  /** The panel the alert is about, if it is about one. */
+  deviceId: z.number().int().optional(),
+  at: z.number().int(),
+});
+
 export const liveEvent = z.discriminatedUnion('type', [
   presenceEvent,
   presenceResetEvent,
   commandEvent,
   taskProgressEvent,
+  alertEvent,
 ]);
 export type LiveEvent = z.infer<typeof liveEvent>;
 export type LiveEventType = LiveEvent['type'];
@@ -55,6 +68,14 @@ export type LiveEventType = LiveEvent['type'];
 /** SSE event names besides the data events: `ready` once connected, `end` before the server closes a stream (logout, expiry). */
 export const STREAM_READY = 'ready';
 export const STREAM_END = 'end';
+/**
+ * Streams one session holds at once on one server instance (a console opens one per tab). A
+ * further one is served and the session's oldest is ended with reason `replaced`: the tab the
+ * user just opened is live, the older ones fall back to polling and do not reopen on their own.
+ */
+export const MAX_STREAMS_PER_SESSION = 4;
+/** The `end` event's reason when a newer stream of the same session took this one's place. */
+export const STREAM_REPLACED = 'replaced';
 
 export const events = defineCall({
   method: 'GET',

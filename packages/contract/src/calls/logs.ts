@@ -4,6 +4,7 @@ import { callers, users } from '../access.js';
 import { emptyReply, itemReply, listReply, okBase } from '../envelope.js';
 import { abnormalLog as abnormalLogPayload, MAX_LOG_UPLOAD_BYTES } from '../device/payloads.js';
 import { optionalText, pageParams } from '../rules.js';
+import { operationContent } from '../operation-log.js';
 import { optionalCalendarDate, utcOffsetParam } from '../dates.js';
 
 /**
@@ -23,9 +24,12 @@ const tag = 'logs';
 
 export const operationLogRecord = z.object({
   id: z.number().int(),
+  /** The content in the caller's language (rows written before the log kept it structured: their stored English text). */
   content: z.string(),
+  /** The content, structured, for a console that puts it into words in another language; null for older rows. */
+  detail: operationContent.nullable(),
   userName: z.string(),
-  /** The kind of write (a code such as addMachineType, command, notify). */
+  /** The kind of write, a code of `oplog.OPERATION_ACTIONS` (its words: `oplog.type.<code>` of the catalog). */
   operationType: z.string(),
   operatorIp: z.string(),
   /** Epoch ms. */
@@ -37,7 +41,9 @@ export const listOperationLog = defineCall({
   method: 'POST',
   path: '/platform/operationLog/list',
   tag,
-  access: users(['2', '3']),
+  // The platform and distributors read their own organisation's actions (issue 25 item 10).
+  access: users(['0', '1', '2', '3']),
+  tokens: 'read',
   summary:
     "One page of the organisation's operation log, newest first, optionally by any part of the content",
   params: pageParams.extend({ content: optionalText(200) }),

@@ -3,6 +3,7 @@ import { defineCall } from '../call.js';
 import { callers } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 import { pageParams } from '../rules.js';
+import { recordId } from '../ids.js';
 
 // The spec does not show the material paths; they are chosen here in its style.
 
@@ -69,10 +70,7 @@ export const material = z.object({
 });
 export type Material = z.infer<typeof material>;
 
-const materialId = z.coerce
-  .number({ error: 'material.notFound' })
-  .int({ error: 'material.notFound' })
-  .positive({ error: 'material.notFound' });
+const materialId = recordId('material.notFound');
 
 export const listMaterials = defineCall({
   method: 'GET',

@@ -3,6 +3,7 @@ import { defineCall } from '../call.js';
 import { callers } from '../access.js';
 import { itemReply, listReply } from '../envelope.js';
 import { requiredText } from '../rules.js';
+import { isRecordId, MAX_RECORD_ID } from '../ids.js';
 
 const tag = 'notifications';
 
@@ -26,6 +27,17 @@ export const COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/;
 const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 const optionalInt = (key: string) =>
   z.preprocess(blankToUndefined, z.coerce.number({ error: key }).int({ error: key }).optional());
+/** An optional id: 0 and below are judged with the rest of the form, above the integer range never names a row. */
+const optionalId = (key: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce.number({ error: key }).int({ error: key }).max(MAX_RECORD_ID, { error: key }).optional(),
+  );
+/** Comma-separated label ids, each a valid id (checked here so that any wrong one is refused with the field). */
+const labelIds = z
+  .string()
+  .max(100_000)
+  .refine((text) => ids(text).every(isRecordId), { error: 'label.notFound' });
 
 const ids = (text: string) =>
   text
@@ -66,15 +78,15 @@ export const sendMessageParams = z
         .default(NOTICE_DEFAULT_TIMES),
     ),
     materialType: optionalInt('notice.audioInvalid'),
-    materialId: optionalInt('notice.chooseAudio'),
+    materialId: optionalId('notice.chooseAudio'),
     color: z.preprocess(
       blankToUndefined,
       z.string().regex(COLOR_PATTERN, { error: 'notice.colorInvalid' }).default(NOTICE_DEFAULT_COLOR),
     ),
     /** One device ... */
-    deviceId: optionalInt('device.notFound'),
+    deviceId: optionalId('device.notFound'),
     /** ... or the devices of these labels (comma-separated label ids). */
-    tags: z.string().max(100_000).optional(),
+    tags: labelIds.optional(),
   })
   .superRefine((v, ctx) => {
     const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
@@ -84,8 +96,7 @@ export const sendMessageParams = z
     else if (v.tags !== undefined) {
       const tagIds = ids(v.tags);
       if (!tagIds.length) issue('label.chooseDevice', 'tags');
-      else if (tagIds.length > 10_000 || !tagIds.every((id) => Number.isInteger(id) && id > 0))
-        issue('label.notFound', 'tags');
+      else if (tagIds.length > 10_000 || !tagIds.every(isRecordId)) issue('label.notFound', 'tags');
     }
     if (v.level === NOTICE_LEVELS.ordinary) {
       if (v.position === undefined) issue('notice.positionInvalid', 'position');

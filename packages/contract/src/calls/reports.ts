@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { callers } from '../access.js';
-import { listReply } from '../envelope.js';
+import { itemReply, listReply } from '../envelope.js';
 import { optionalText, pageParams } from '../rules.js';
 import { isCalendarDate } from '../dates.js';
 import { DEVICE_KEY_PATTERN } from '../device/topics.js';
+import { operationContent } from '../operation-log.js';
 import {
   daysBetween,
   DEFAULT_REPORT_SIGN,
@@ -28,7 +29,7 @@ import {
 
 const tag = 'reports';
 
-export const REPORT_KINDS = ['errorLog', 'deviceTime', 'appTime', 'operationLog'] as const;
+export const REPORT_KINDS = ['errorLog', 'deviceTime', 'appTime', 'operationLog', 'proofOfPlay'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 /** The longest range of the operation-log report (it lists rows, it does not group them). */
@@ -175,12 +176,31 @@ export const appTimeRow = z.object({
 });
 export const operationLogRow = z.object({
   userName: z.string(),
+  /** A code of `oplog.OPERATION_ACTIONS`; the preview and export put it into words. */
   operationType: z.string(),
+  /** In the caller's language; `detail` is the same content structured (null for rows older than it). */
   content: z.string(),
+  detail: operationContent.nullable(),
   operatorIp: z.string(),
   /** Epoch ms. */
   operatorTime: z.number(),
 });
+/** Proof of play (issue 27, protocol 5.10): the plays of a program on a panel that started in the period. */
+export const proofOfPlayRow = z.object({
+  programId: z.number().int(),
+  /** The program's name ('' when it was deleted). */
+  programName: z.string(),
+  deviceName: z.string(),
+  deviceKey: z.string(),
+  /** Plays that started in the period. */
+  plays: z.number().int(),
+  /** Their time on screen, start to stop, ms. */
+  totalTime: z.number().int(),
+  /** How many of them stopped before their play time was over (stopped, replaced, power off, error). */
+  cutShort: z.number().int(),
+  groupDate: z.string(),
+});
+export type ProofOfPlayRow = z.infer<typeof proofOfPlayRow>;
 export type ErrorLogRow = z.infer<typeof errorLogRow>;
 export type DeviceTimeRow = z.infer<typeof deviceTimeRow>;
 export type AppTimeRow = z.infer<typeof appTimeRow>;
@@ -203,6 +223,7 @@ export const ureportErrorLog = defineCall({
   path: '/deviceErrorLog/ureportErrorLog',
   tag,
   access: callers.deviceOperators,
+  tokens: 'read',
   summary: 'Abnormal logs uploaded per device, app and model, counted per period',
   params: reportPageParams,
   reply: reportReply(errorLogRow),
@@ -213,6 +234,7 @@ export const ureportRptDeviceTime = defineCall({
   path: '/rptDeviceTime/ureportRptDeviceTime',
   tag,
   access: callers.deviceOperators,
+  tokens: 'read',
   summary: 'Screen-on time per device and period',
   params: reportPageParams,
   reply: reportReply(deviceTimeRow),
@@ -223,6 +245,7 @@ export const ureportRptAppTime = defineCall({
   path: '/rptAppTime/ureportRptAppTime',
   tag,
   access: callers.deviceOperators,
+  tokens: 'read',
   summary: 'Foreground time per device, app and period',
   params: reportPageParams,
   reply: reportReply(appTimeRow),
@@ -233,9 +256,20 @@ export const ureportOperationLog = defineCall({
   path: '/platform/operationLog/ureportOperationLog',
   tag,
   access: callers.deviceOperators,
+  tokens: 'read',
   summary: "The company's operation log within a range of days, oldest first",
   params: operationPageParams,
   reply: reportReply(operationLogRow),
+});
+
+export const ureportProofOfPlay = defineCall({
+  method: 'POST',
+  path: '/report/proofOfPlay',
+  tag,
+  access: callers.deviceOperators,
+  summary: 'Proof of play: plays and time on screen per program, panel and period',
+  params: reportPageParams,
+  reply: reportReply(proofOfPlayRow),
 });
 
 const documentParams = z
@@ -275,4 +309,22 @@ export const reportExcel = defineCall({
   params: documentParams,
   reply: streamed,
   produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+});
+
+/**
+ * The days a report's data span: the first and last day (in the caller's zone) with a row of it
+ * in the company (abnormal logs uploaded, screen time, app use, operation-log rows); null when it
+ * has none. The console offers this range, so a report shows what the panels sent.
+ */
+export const reportDataRange = defineCall({
+  method: 'GET',
+  path: '/report/dataRange',
+  tag,
+  access: callers.deviceOperators,
+  summary: "The first and last day with data of a report, in the caller's time zone",
+  params: z.object({
+    report: z.enum(REPORT_KINDS, { error: 'report.kindInvalid' }),
+    timeZone: timeZoneParam,
+  }),
+  reply: itemReply(z.object({ firstDay: z.string().nullable(), lastDay: z.string().nullable() })),
 });

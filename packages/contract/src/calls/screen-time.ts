@@ -68,6 +68,7 @@ export const selectRptTime = defineCall({
     "A panel's screen time from its app-usage reports: per app (RtpAppTime, longest first), all apps together (RtpAppTotalTime, ms) and the screen-on time per slot (RtpDeviceTime)",
   tag,
   access: callers.deviceOperators,
+  tokens: 'read',
   params: selectRptTimeParams,
   reply: okBase.extend({
     RtpAppTime: z.array(rtpAppTime),

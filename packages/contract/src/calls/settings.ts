@@ -14,6 +14,7 @@ import {
   SYSTEMS,
 } from '../device/settings.js';
 import { COMMAND_STATUSES } from './notifications.js';
+import { isRecordId } from '../ids.js';
 
 // Saved settings (spec 2 sections 2-7 "Setting page"): setting templates per series and source
 // (picture) settings per system, series and input, pushed to panels as SETTINGS commands. The
@@ -53,7 +54,7 @@ const idList = (emptyKey: string, max: number) =>
     ])
     .refine((items) => items.length >= 1, { error: emptyKey })
     .refine((items) => items.length <= max, { error: 'common.invalidParams' })
-    .refine((items) => items.every((item) => /^\d{1,10}$/.test(item) && Number(item) > 0), {
+    .refine((items) => items.every((item) => /^\d{1,10}$/.test(item) && isRecordId(Number(item))), {
       error: 'common.invalidParams',
     })
     .transform((items) => items.map(Number));

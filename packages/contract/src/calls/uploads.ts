@@ -10,7 +10,8 @@ import { itemReply } from '../envelope.js';
  * `/upload/tus`: a POST creates an upload (headers `Upload-Length` and `Upload-Metadata` with
  * `kind` and `filename`), PATCH sends bytes from `Upload-Offset`, HEAD tells the offset after a
  * cut (closed tab, network drop, server restart), DELETE cancels. The server streams the bytes to
- * disk (never into memory) and hashes them (SHA-256 and MD5) as they arrive; a finished upload
+ * its store (never into memory: a directory, or the S3 bucket where any instance takes any
+ * request) and hashes them (SHA-256; MD5 for firmware) as they arrive; a finished upload
  * becomes a file only when the call of its kind takes it (e.g. /otaFile/insert with its
  * uploadId). An unfinished upload is never listed or offered to panels, and is deleted after a day.
  * Each kind has its own size limit (GET /upload/limits).

@@ -4,7 +4,8 @@ import { callers } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 import { pageParams, requiredText, textWidth } from '../rules.js';
 import { optionalCalendarDate, utcOffsetParam } from '../dates.js';
-import { ORDER_CODES } from './orders.js';
+import { isRecordId, MAX_RECORD_ID } from '../ids.js';
+import { DEVICE_SEND_ORDERS, LABEL_ORDERS, SERVER_ORDER_CALLS, type Order } from './orders.js';
 import { enrollmentReply, enrollmentRequest, NETWORK_STATES, POWER_STATES } from './payloads.js';
 
 // Paths the spec does not show are chosen here in its style and recorded in this file.
@@ -16,11 +17,22 @@ const idList = (emptyKey: string) =>
     .trim()
     .min(1, { error: emptyKey })
     .transform((text) => text.split(',').map((part) => Number(part.trim())))
-    .refine((ids) => ids.length <= 10_000 && ids.every((id) => Number.isInteger(id) && id > 0), {
+    .refine((ids) => ids.length <= 10_000 && ids.every(isRecordId), {
       error: 'common.invalidParams',
     });
 
-const orderParam = z.enum(ORDER_CODES, { error: 'command.orderInvalid' });
+const serverOrders = Object.entries(SERVER_ORDER_CALLS)
+  .map(([order, calls]) => `${order}: ${calls}`)
+  .join('; ');
+const deviceOrderParam = z.enum(DEVICE_SEND_ORDERS, { error: 'command.orderInvalid' }).meta({
+  description: `The orders this call sends. The server composes the others, each sent by its own call: ${serverOrders}.`,
+});
+const labelOrderParam = z
+  .enum(LABEL_ORDERS as [Order, ...Order[]], { error: 'command.labelOrderInvalid' })
+  .meta({
+    description:
+      'The orders a label takes (brightness, volume, power off, restart, mute); power-on has its own call (sendPowerUpByTagIds).',
+  });
 
 /**
  * A UUID the console makes once per click of a label command and sends again on a retry: the
@@ -64,6 +76,7 @@ export const getEnrollmentSecret = defineCall({
   summary: "The company's device enrollment secret (customer and customer administrator only)",
   tag: 'devices',
   access: callers.deviceOperators,
+  tokens: 'manage',
   params: z.object({}),
   reply: itemReply(enrollmentSecret),
 });
@@ -74,6 +87,7 @@ export const rotateEnrollmentSecret = defineCall({
   summary: 'Replace the enrollment secret; enrolled panels keep their own credentials',
   tag: 'devices',
   access: callers.deviceOperators,
+  tokens: 'manage',
   params: z.object({}),
   reply: itemReply(enrollmentSecret),
 });
@@ -177,7 +191,11 @@ export const updateDevice = defineCall({
   tag: 'devices',
   access: callers.deviceOperators,
   params: z.object({
-    deviceId: z.coerce.number({ error: 'device.notFound' }).int().positive({ error: 'device.notFound' }),
+    deviceId: z.coerce
+      .number({ error: 'device.notFound' })
+      .int()
+      .positive({ error: 'device.notFound' })
+      .max(MAX_RECORD_ID, { error: 'device.notFound' }),
     deviceName: requiredText('deviceManage.nameNull', DEVICE_NAME_MAX_WIDTH, 'deviceManage.nameTooLong'),
     deviceKey: z.string({ error: 'deviceManage.serialReadOnly' }).trim(),
     tag: tagNames,
@@ -198,6 +216,7 @@ export const listIsOnlineByDeviceKey = defineCall({
   summary: 'Online state of the listed devices, read from gateway memory',
   tag: 'devices',
   access: callers.deviceOperators,
+  tokens: 'read',
   params: z.object({ deviceKeyList: z.string().trim().max(100_000) }),
   reply: listReply(z.object({ deviceKey: z.string(), isOnline: z.enum(['1', '0']) })),
 });
@@ -260,6 +279,7 @@ export const selectByTag = defineCall({
     'with otaFileId only those the OTA file fits (its machine types and from-versions), as the force-upgrade dialog lists them',
   tag: 'labels',
   access: callers.deviceOperators,
+  tokens: 'read',
   params: z.object({
     tags: idList('label.chooseDevice'),
     machineTypeId: z.preprocess(
@@ -293,8 +313,8 @@ export const sendCommandByDeviceId = defineCall({
   tag: 'commands',
   access: callers.deviceOperators,
   params: z.object({
-    deviceId: z.coerce.number().int().positive(),
-    order: orderParam,
+    deviceId: z.coerce.number().int().positive().max(MAX_RECORD_ID, { error: 'device.notFound' }),
+    order: deviceOrderParam,
     value: z.string().max(20_000).optional(),
   }),
   reply: itemReply(z.object({ commandId: z.string() })),
@@ -306,7 +326,9 @@ export const sendPowerUpByDeviceId = defineCall({
   summary: 'Power on a device that is off, through a Wake-on-LAN relay on its network',
   tag: 'commands',
   access: callers.deviceOperators,
-  params: z.object({ deviceId: z.coerce.number().int().positive() }),
+  params: z.object({
+    deviceId: z.coerce.number().int().positive().max(MAX_RECORD_ID, { error: 'device.notFound' }),
+  }),
   reply: itemReply(z.object({ commandId: z.string() })),
 });
 
@@ -319,7 +341,7 @@ export const sendCommandByTagIds = defineCall({
   access: callers.deviceOperators,
   params: z.object({
     tagIds: idList('label.chooseDevice'),
-    order: orderParam,
+    order: labelOrderParam,
     value: z.string().max(20_000).optional(),
     idempotencyKey: idempotencyKeyParam,
   }),

@@ -34,6 +34,8 @@ export const ORDERS = {
   program: 'PROGRAM',
   /** Stop a program: its download if still running, or its playing (the operator cancelled the panel in its publish task). */
   programStop: 'PROGRAM_STOP',
+  /** Capture the screen and upload it to a signed, single-use URL (section 5.10). Sent by the server only. */
+  screenshot: 'SCREENSHOT',
 } as const;
 export type Order = (typeof ORDERS)[keyof typeof ORDERS];
 export const ORDER_CODES = Object.values(ORDERS) as [Order, ...Order[]];
@@ -173,6 +175,8 @@ export const programItemValue = z.discriminatedUnion('type', [
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     /** The media type the server recognised from the file's content (image/png, video/mp4, ...). */
     mediaType: z.string().min(3).max(64),
+    /** The material's name as it was uploaded (display only: a panel may show it, e.g. in its screen's status). */
+    name: z.string().min(1).max(255).optional(),
   }),
   z.object({
     type: z.literal('web'),
@@ -205,18 +209,30 @@ export const programStopValue = otaCancelValue;
 
 /**
  * Orders only the server composes (a relay's Wake-on-LAN, an OTA with its signed URL, a
- * notification checked by /sendMessage/insert with its signed audio URL): refused as raw commands.
+ * notification checked by /sendMessage/insert with its signed audio URL), refused as raw
+ * commands, each with the call that sends it: an operator asks for the work (a rollout, a
+ * notification, a certificate) and the server makes the order with what it needs. The API
+ * documentation names these calls.
  */
-export const SERVER_ONLY_ORDERS: readonly Order[] = [
-  'WAKE',
-  'OTA',
-  'NOTIFY',
-  'CERTIFICATE',
-  'OTA_CANCEL',
-  'APK',
-  'APK_CANCEL',
-  'PROGRAM',
-  'PROGRAM_STOP',
+export const SERVER_ORDER_CALLS = {
+  WAKE: "/sendData/sendPowerUpByDeviceId (sent to an online panel on the target's network)",
+  OTA: '/otaFile/forceUpdate',
+  OTA_CANCEL: '/otaTask/cancel, /otaTask/cancelDevice',
+  NOTIFY: '/sendMessage/insert',
+  CERTIFICATE: '/sendData/updateCertificate',
+  APK: '/apkUpgrade/install, /platform/device/upgradeApk',
+  APK_CANCEL: '/apkUpgrade/cancelInstallTask',
+  PROGRAM: '/program/packZip',
+  PROGRAM_STOP: '/program/cancelTask, /program/cancelTaskDevice',
+  SCREENSHOT: '/platform/device/screenshot/take',
+} as const satisfies Partial<Record<Order, string>>;
+
+export const SERVER_ONLY_ORDERS: readonly Order[] = Object.keys(SERVER_ORDER_CALLS) as Order[];
+
+/** The orders an operator may send through the generic call (sendCommandByDeviceId): all but the server's own. */
+export const DEVICE_SEND_ORDERS = ORDER_CODES.filter((order) => !SERVER_ONLY_ORDERS.includes(order)) as [
+  Order,
+  ...Order[],
 ];
 
 /** Longest certificate bundle (PEM text) a panel is sent: a leaf and a few intermediates fit easily. */
@@ -233,6 +249,26 @@ export const certificateValue = z.object({
   sha256: z.string().regex(SHA256_HEX),
 });
 export type CertificateValue = z.infer<typeof certificateValue>;
+
+/** Largest picture a panel may upload (bytes). */
+export const SCREENSHOT_MAX_BYTES = 4 * 1024 * 1024;
+/** Smallest and largest width or height of an uploaded picture (pixels). */
+export const SCREENSHOT_MIN_SIDE = 64;
+export const SCREENSHOT_MAX_SIDE = 7680;
+
+/**
+ * A screenshot (protocol 5.10): capture what the screen shows now, encode it as JPEG or WebP no
+ * larger than `maxWidth` x `maxHeight` and `maxBytes`, and upload it once to `url` before
+ * `expiresAt` (epoch ms, server clock) with the panel's own credentials.
+ */
+export const screenshotValue = z.object({
+  url: z.string().url().max(2048),
+  maxBytes: z.number().int().min(1024).max(SCREENSHOT_MAX_BYTES),
+  maxWidth: z.number().int().min(SCREENSHOT_MIN_SIDE).max(SCREENSHOT_MAX_SIDE),
+  maxHeight: z.number().int().min(SCREENSHOT_MIN_SIDE).max(SCREENSHOT_MAX_SIDE),
+  expiresAt: z.number().int().nonnegative(),
+});
+export type ScreenshotValue = z.infer<typeof screenshotValue>;
 
 export const wakeValue = z.object({ mac: z.string().regex(MAC_PATTERN), broadcast: z.string().max(45) });
 
@@ -259,6 +295,7 @@ export const orderValueSchemas = {
   APK_CANCEL: apkCancelValue,
   PROGRAM: programValue,
   PROGRAM_STOP: programStopValue,
+  SCREENSHOT: screenshotValue,
 } satisfies Record<Order, z.ZodType>;
 
 export type OrderValue<O extends Order> = z.infer<(typeof orderValueSchemas)[O]>;

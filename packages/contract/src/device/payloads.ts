@@ -44,10 +44,17 @@ export const deviceStateFields = z.object({
 });
 export type DeviceStateFields = z.infer<typeof deviceStateFields>;
 
+/**
+ * Milliseconds since the panel booted, by a clock that only runs forward and that no setting or
+ * time sync changes (Android `SystemClock.elapsedRealtime()`, Linux `CLOCK_BOOTTIME`): what orders
+ * a panel's state reports (protocol 5.1), where its wall clock (`ts`) may jump.
+ */
+const uptimeMs = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
 /** A state report: a full one after connecting and periodically, partial ones on change. */
 export const stateReport = deviceStateFields
   .partial()
-  .extend({ v: version, ts: epochMs.optional() })
+  .extend({ v: version, ts: epochMs.optional(), uptimeMs: uptimeMs.optional() })
   .strict();
 export type StateReport = z.infer<typeof stateReport>;
 
@@ -166,6 +173,36 @@ export const appUsageReport = z
   .strict();
 export type AppUsageReport = z.infer<typeof appUsageReport>;
 
+/** Why a program stopped playing (protocol 5.11). */
+export const PLAY_STOP_REASONS = ['finished', 'stopped', 'replaced', 'powerOff', 'error'] as const;
+export type PlayStopReason = (typeof PLAY_STOP_REASONS)[number];
+/** The longest play one report covers (a program's longest playTime). */
+export const MAX_PLAY_MS = 7 * 86_400_000;
+
+/**
+ * Proof of play (protocol 5.11): one report per time a program played on the panel, from when
+ * its first item was on screen to when it stopped, and why it stopped. Kept until a receipt
+ * names its id, like usage reports.
+ */
+export const playReport = z
+  .object({
+    v: version,
+    id: reportId,
+    programId: z.number().int().min(1).max(2_147_483_647),
+    revision: z.number().int().nonnegative().max(2_147_483_647),
+    /** The PROGRAM command that brought it, when the panel still knows it. */
+    commandId: z.string().uuid().optional(),
+    startedAt: epochMs,
+    endedAt: epochMs,
+    reason: z.enum(PLAY_STOP_REASONS),
+  })
+  .strict()
+  .refine((r) => r.endedAt >= r.startedAt && r.endedAt - r.startedAt <= MAX_PLAY_MS, {
+    message: 'endedAt must lie 0 to 7 days after startedAt',
+    path: ['endedAt'],
+  });
+export type PlayReport = z.infer<typeof playReport>;
+
 /**
  * Largest log text a panel uploads over HTTP (POST /device/abnormalLog), in UTF-8 bytes. Over
  * MQTT a log travels only while its whole JSON payload fits MAX_LOG_PAYLOAD_BYTES (256 KiB);
@@ -232,6 +269,8 @@ export const ACK_ERROR_CODES = [
   'notRunning',
   'cancelled',
   'systemApp',
+  'capture',
+  'upload',
 ] as const;
 /** Steps of a long command a panel reports with `received` (OTA: downloading, verifying, installing). */
 export const ACK_PHASES = ['downloading', 'verifying', 'installing'] as const;
@@ -251,9 +290,17 @@ export const commandAck = z
     progress: z.number().int().min(0).max(100).optional(),
     /** What the command changed on the panel (a partial state report), so no separate report is needed. */
     state: deviceStateFields.partial().strict().optional(),
+    /** With `state`: the panel's uptime when it was measured, ordering it with the state reports. */
+    uptimeMs: uptimeMs.optional(),
   })
   .strict();
 export type CommandAck = z.infer<typeof commandAck>;
+
+/** A final acknowledgement: what a panel keeps and sends again until a receipt names it (protocol 5.9). */
+export const isFinalAck = (ack: Pick<CommandAck, 'result'>) => ack.result !== 'received';
+/** A PROGRAM's second `succeeded` (its play time is over): receipted apart from its first. */
+export const isFinishedAck = (ack: Pick<CommandAck, 'result' | 'detail'>) =>
+  ack.result === 'succeeded' && ack.detail === 'finished';
 
 /** HTTP enrollment: the panel's serial number and its company's enrollment secret. */
 export const enrollmentRequest = z.object({

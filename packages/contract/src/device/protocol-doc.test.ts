@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { failReply, itemReply } from '../envelope.js';
 import {
   ACK_ERROR_CODES,
+  COMMAND_QOS,
   DEVICE_PUBLISH_KINDS,
   MAX_CONNECT_BYTES,
   MAX_LOG_PAYLOAD_BYTES,
@@ -13,11 +14,13 @@ import {
   MAX_PAYLOAD_BYTES,
   ORDER_CODES,
   PUBLISH_QOS,
+  RECEIPT_QOS,
   VIRTUAL_KEYS,
   abnormalLog,
   apkInstallValue,
   appReport,
   appUsageReport,
+  playReport,
   certificateValue,
   commandAck,
   commandEnvelope,
@@ -29,6 +32,8 @@ import {
   otaCancelValue,
   otaValue,
   presence,
+  receipt,
+  screenshotValue,
   settingsChange,
   settingsReport,
   stateReport,
@@ -85,8 +90,10 @@ const EXAMPLE_SCHEMAS: Record<string, z.ZodType> = {
   usage: appUsageReport,
   log: abnormalLog,
   settings: settingsReport,
+  play: playReport,
   cmd: commandEnvelope,
   ack: commandAck,
+  receipt,
   manifest: firmwareManifest,
 };
 
@@ -231,6 +238,9 @@ const DESCRIBED: Array<[string, z.ZodType, string]> = [
   // Its `state` holds fields of the state report (5.1), which are checked there.
   ['acknowledgement', commandAck.omit({ state: true }), '5.7 '],
   ['CERTIFICATE value', certificateValue, '5.8 '],
+  ['receipt', receipt, '5.9 '],
+  ['SCREENSHOT value', screenshotValue, '5.10 '],
+  ['proof of play', playReport, '5.11 '],
   ['OTA value', otaValue, '6. File downloads'],
   ['firmware manifest', firmwareManifest, '6.1 '],
   ['APK value', apkInstallValue, '6.4 '],
@@ -256,7 +266,7 @@ describe('docs/device-protocol.md against the contract', () => {
 
   it('has an example of every topic and of every order', () => {
     const kinds = new Set(examples.map((e) => e.kind));
-    for (const topic of [...DEVICE_PUBLISH_KINDS, 'cmd'])
+    for (const topic of [...DEVICE_PUBLISH_KINDS, 'cmd', 'receipt'])
       expect(kinds, `no example of ${topic}`).toContain(topic);
     const orders = new Set(
       examples.filter((e) => e.kind === 'cmd').map((e) => (JSON.parse(e.json) as { order: string }).order),
@@ -297,10 +307,11 @@ describe('docs/device-protocol.md against the contract', () => {
 
   it('states the QoS of every topic and the payload and packet limits the server enforces', () => {
     const topics = section('4. Topics');
-    for (const kind of DEVICE_PUBLISH_KINDS) {
+    const qos = { ...PUBLISH_QOS, cmd: COMMAND_QOS, receipt: RECEIPT_QOS };
+    for (const kind of Object.keys(qos) as Array<keyof typeof qos>) {
       const row = topics.split('\n').find((line) => line.includes(`\`pf/v1/d/{key}/${kind}\``));
       expect(row, `topic ${kind}`).toBeDefined();
-      expect(row!.split('|')[3]!.trim().startsWith(String(PUBLISH_QOS[kind])), `QoS of ${kind}`).toBe(true);
+      expect(row!.split('|')[3]!.trim().startsWith(String(qos[kind])), `QoS of ${kind}`).toBe(true);
     }
     const kib = (bytes: number) => `${bytes / 1024} KiB`;
     for (const limit of [

@@ -5,8 +5,19 @@ export const PROTOCOL_VERSION = 1;
 export const TOPIC_ROOT = 'pf/v1/d';
 
 /** Messages a panel publishes, each on `pf/v1/d/{deviceKey}/{kind}`. */
-export const DEVICE_PUBLISH_KINDS = ['presence', 'state', 'apps', 'usage', 'ack', 'log', 'settings'] as const;
+export const DEVICE_PUBLISH_KINDS = [
+  'presence',
+  'state',
+  'apps',
+  'usage',
+  'ack',
+  'log',
+  'settings',
+  'play',
+] as const;
 export type DevicePublishKind = (typeof DEVICE_PUBLISH_KINDS)[number];
+export const isDevicePublishKind = (kind: string): kind is DevicePublishKind =>
+  (DEVICE_PUBLISH_KINDS as readonly string[]).includes(kind);
 
 /**
  * QoS of each message. Sessions are clean, so QoS 1 only guards a live TCP connection, which
@@ -22,19 +33,31 @@ export const PUBLISH_QOS: Record<DevicePublishKind, 0 | 1> = {
   ack: 0,
   log: 1,
   settings: 1,
+  play: 1,
 };
 export const COMMAND_QOS = 0 as const;
 
-/** The one topic a panel subscribes to: its commands. */
+/** The topic a panel subscribes to for its commands. */
 export const COMMAND_KIND = 'cmd';
+/**
+ * The topic a panel subscribes to for receipts: the server names there what it has stored of the
+ * panel's final acknowledgements, usage reports and logs (protocol 5.9). Optional: a panel that does
+ * not subscribe gets none and works as before.
+ */
+export const RECEIPT_KIND = 'receipt';
+/** Server to panel, never retained; a lost receipt only makes the panel send the report again. */
+export const RECEIPT_QOS = 0 as const;
+/** Topics the server publishes on and panels only subscribe to. */
+export type ServerPublishKind = typeof COMMAND_KIND | typeof RECEIPT_KIND;
 
 /** A device key (serial number) is also its MQTT user name, client id and topic segment. */
 export const DEVICE_KEY_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
 
-export const deviceTopic = (deviceKey: string, kind: DevicePublishKind | typeof COMMAND_KIND) =>
+export const deviceTopic = (deviceKey: string, kind: DevicePublishKind | ServerPublishKind) =>
   `${TOPIC_ROOT}/${deviceKey}/${kind}`;
 
 export const commandTopic = (deviceKey: string) => deviceTopic(deviceKey, COMMAND_KIND);
+export const receiptTopic = (deviceKey: string) => deviceTopic(deviceKey, RECEIPT_KIND);
 
 /** What the server subscribes to (on an external broker, data topics through a shared subscription). */
 export const SERVER_DATA_FILTER = `${TOPIC_ROOT}/+/+`;
@@ -42,7 +65,7 @@ export const SERVER_SHARE_GROUP = 'panelfleet';
 
 export interface ParsedTopic {
   deviceKey: string;
-  kind: DevicePublishKind | typeof COMMAND_KIND;
+  kind: DevicePublishKind | ServerPublishKind;
 }
 
 /** Splits a device topic; undefined for anything that is not exactly `pf/v1/d/{key}/{kind}`. */
@@ -52,7 +75,7 @@ export function parseDeviceTopic(topic: string): ParsedTopic | undefined {
   const deviceKey = parts[3]!;
   const kind = parts[4]!;
   if (!DEVICE_KEY_PATTERN.test(deviceKey)) return undefined;
-  if (kind !== COMMAND_KIND && !(DEVICE_PUBLISH_KINDS as readonly string[]).includes(kind)) return undefined;
+  if (kind !== COMMAND_KIND && kind !== RECEIPT_KIND && !isDevicePublishKind(kind)) return undefined;
   return { deviceKey, kind: kind as ParsedTopic['kind'] };
 }
 

@@ -1,7 +1,9 @@
 import { OTA_TTL_MS } from '../commands/service.js';
 import { storedApk } from '../downloads/apk.js';
-import type { Candidate, TaskRecord } from '../rollouts/repository.js';
-import type { Decision, RolloutKind } from '../rollouts/engine.js';
+import type { Decision, RolloutKind } from '../rollouts/kind.js';
+import type { TaskRecord } from '../rollouts/repository.js';
+import type { Candidate } from '../rollouts/target-repository.js';
+import { signedByAnother } from './apk-signer.js';
 import type { ApkRepository } from './repository.js';
 
 /** What an install task keeps about its version (the display snapshot and the dispatch choice). */
@@ -16,8 +18,9 @@ export interface ApkPayload {
 
 /**
  * App installs as a rollout kind: the command is `APK` with the version's file (signed URL per
- * panel at publish) and what the server read from the APK; every chosen panel goes (the panel
- * itself refuses another signer or an older versionCode, protocol section 6.4).
+ * panel at publish) and what the server read from the APK. A panel whose installed app of the
+ * package has another signer is skipped before anything is sent, as Renew refuses it (Android
+ * would refuse the update); the panel itself refuses an older versionCode (protocol 6.4).
  */
 export class ApkRolloutKind implements RolloutKind {
   readonly kind = 'apk';
@@ -44,7 +47,23 @@ export class ApkRolloutKind implements RolloutKind {
     );
   }
 
-  admit(_task: TaskRecord, candidates: Candidate[]): Promise<Map<number, Decision>> {
-    return Promise.resolve(new Map(candidates.map((c) => [c.targetId, { go: true } as Decision])));
+  async admit(task: TaskRecord, candidates: Candidate[]): Promise<Map<number, Decision>> {
+    const payload = JSON.parse(task.payload) as ApkPayload;
+    const v = await this.apks.findForDispatch(payload.versionId);
+    const installed = v
+      ? await this.apks.installedAppsForPanels(
+          v.package_name,
+          candidates.map((c) => c.deviceId),
+        )
+      : [];
+    const differs = new Set(
+      installed.filter((app) => signedByAnother(app, v!.signer_sha256)).map((app) => app.device_id),
+    );
+    return new Map(
+      candidates.map((c): [number, Decision] => [
+        c.targetId,
+        differs.has(c.deviceId) ? { skip: 'signerDiffers' } : { go: true },
+      ]),
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { immediateTask } from '../rollouts/immediate-task.js';
-import { OPEN_TASK_STATES, TARGET_STATES, type apk, type TargetState } from '@panelfleet/contract';
+import { OPEN_TASK_STATES, oplog, TARGET_STATES, type apk, type TargetState } from '@panelfleet/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Transact } from '../../db/unit-of-work.js';
@@ -38,6 +38,8 @@ export class ApkInstallService {
       transact: Transact<{ apks: ApkRepository; rollouts: RolloutRepository }>;
       engine: Pick<RolloutEngine, 'wake' | 'cancelTask'>;
       labelsOwned(orgId: number, labelIds: number[]): Promise<number>;
+      /** The names of the caller's labels with these ids (the operation log names them). */
+      labelNames(orgId: number, labelIds: number[]): Promise<string[]>;
       isOnline(deviceKey: string): boolean;
       log: OperationLog;
       clock: Clock;
@@ -78,7 +80,12 @@ export class ApkInstallService {
   async createTasks(caller: SessionUser, ip: string, orders: InstallOrder[]) {
     const now = this.deps.clock.now();
     const created = await this.deps.transact(async ({ apks, rollouts }) => {
-      const out: Array<{ taskId: number; deviceCount: number; skippedCount: number; what: string }> = [];
+      const out: Array<{
+        taskId: number;
+        deviceCount: number;
+        skippedCount: number;
+        logged: { version: { package_name: string; version_name: string }; labelIds: number[] };
+      }> = [];
       for (const order of orders) {
         const version = await apks.lockVersionForInstall(caller.orgId, order.versionId);
         if (!version) throw new Refusal('apk.versionNotFound', 'notFound');
@@ -107,14 +114,25 @@ export class ApkInstallService {
           taskId: task.id,
           deviceCount: task.total,
           skippedCount: task.skipped,
-          what: `${version.package_name} ${version.version_name} on ${order.labelIds.length ? `labels ${order.labelIds.join(',')}: ` : ''}${task.total} panels: task ${task.id}`,
+          logged: { version, labelIds: order.labelIds },
         });
       }
       return out;
     });
     this.deps.engine.wake();
-    for (const c of created) await this.deps.log.recordBy(caller, ip, 'apk.install', `install ${c.what}`);
-    return created.map(({ what: _what, ...rest }) => rest);
+    for (const { logged, deviceCount } of created)
+      await this.deps.log.recordBy(caller, ip, 'apk.install', {
+        k: 'apkInstall',
+        v: {
+          package: logged.version.package_name,
+          version: logged.version.version_name,
+          target: logged.labelIds.length
+            ? oplog.term('labels', { labels: await this.deps.labelNames(caller.orgId, logged.labelIds) })
+            : oplog.term('panels'),
+          count: oplog.counted('panel', deviceCount),
+        },
+      });
+    return created.map(({ logged: _logged, ...rest }) => rest);
   }
 
   // ---- following installs ----
@@ -204,12 +222,14 @@ export class ApkInstallService {
   async cancel(caller: SessionUser, ip: string, id: number) {
     const task = await this.ownTask(caller, id);
     const cancelled = await this.deps.engine.cancelTask(task);
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'apk.cancel',
-      `cancelled install task ${id} (${cancelled} panels)`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'apk.cancel', {
+      k: 'taskCancelled',
+      v: {
+        task: id,
+        what: oplog.term('task.apk', { name: task.payload_label }),
+        count: oplog.counted('panel', cancelled),
+      },
+    });
     return cancelled;
   }
 }

@@ -1,4 +1,5 @@
-import { apk } from '@panelfleet/contract';
+import { apk, apkReplaced } from '@panelfleet/contract';
+import { Refusal } from '../../refusal.js';
 import type { Router } from '../../http/router.js';
 import type { ApkInstallService } from './install-service.js';
 import type { ApkService } from './service.js';
@@ -63,4 +64,18 @@ export function apkRoutes(router: Router, s: ApkService, installs: ApkInstallSer
     reply.type('image/png').header('cache-control', 'private, max-age=86400');
     return content;
   });
+
+  // The calls spec 3 leaves to documents that do not describe them: a refusal naming the call to use.
+  for (const call of [
+    apkReplaced.apkFileUpload,
+    apkReplaced.apkFileDelete,
+    apkReplaced.apkFileDownload,
+    apkReplaced.sendUpdateApk,
+  ])
+    router.add(call, () => {
+      throw new Refusal('apk.callReplaced', 'gone', {
+        call: call.path,
+        use: apkReplaced.REPLACED_APK_CALLS[call.path as keyof typeof apkReplaced.REPLACED_APK_CALLS],
+      });
+    });
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { apk } from '@panelfleet/contract';
+import type { apk, MultipartFile } from '@panelfleet/contract';
 import sharp from 'sharp';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
@@ -10,11 +10,13 @@ import { Refusal } from '../../refusal.js';
 import type { OperationLog } from '../operation-log/repository.js';
 import type { UploadService } from '../uploads/service.js';
 import { readApk, type ApkInfo } from './apk-reader.js';
-import type { ApkFileSubRecord, ApkRepository, ApkVersionRecord, CardRow } from './repository.js';
+import type { ApkRepository, CardRow } from './repository.js';
+import { toCard, toSub, toVersion } from './views.js';
 
-type Card = z.infer<typeof apk.apkCard>;
-type Version = z.infer<typeof apk.apkVersion>;
 type Sub = z.infer<typeof apk.apkFileSub>;
+
+/** The APK: a finished resumable upload, or a small file sent whole (stored as one first). */
+type ApkSource = { uploadId?: string; file?: MultipartFile };
 
 /** Where APKs and their icons live in the store's files area (the downloads module serves it). */
 const APK_DIR = 'apk';
@@ -22,9 +24,6 @@ const ICON_SIZE = 192;
 
 /** Refusals about the file itself: the upload can never become an APK and is discarded. */
 const CONTENT_REFUSALS = new Set(['apk.notApk', 'apk.zipBomb', 'apk.unsigned', 'apk.badSignature']);
-
-const iconUrl = (kind: 'version' | 'sub', id: number, iconPath: string) =>
-  iconPath ? `/apkUpgrade/icon?kind=${kind}&id=${id}` : '';
 
 interface Stored {
   info: ApkInfo;
@@ -107,11 +106,13 @@ export class ApkService {
   // ---- uploads ----
 
   /** Claims an upload, reads it, and stores the APK and its icon (the caller then records them). */
-  private async store(caller: SessionUser, uploadId: string): Promise<Stored> {
+  private async store(caller: SessionUser, source: ApkSource): Promise<Stored> {
+    if (!source.uploadId && !source.file) throw new Refusal('apk.fileOrUpload', 'invalid');
+    const uploadId = source.uploadId ?? (await this.deps.uploads.receiveWhole(caller, 'apk', source.file!));
     const upload = await this.deps.uploads.claim(caller.orgId, uploadId, 'apk');
     let info: ApkInfo;
     try {
-      info = await readApk(upload.absolute);
+      info = await readApk(await upload.localFile());
     } catch (err) {
       if (err instanceof Refusal && CONTENT_REFUSALS.has(err.key)) await upload.discard();
       else await upload.giveBack();
@@ -137,8 +138,7 @@ export class ApkService {
           await this.deps.files.putBytes(iconRelative, png, 'image/png');
         }
       }
-      await this.deps.files.putFile(relative, upload.absolute, {
-        keep: true,
+      await upload.storeAs(this.deps.files, relative, {
         contentType: 'application/vnd.android.package-archive',
       });
     } catch (err) {
@@ -201,8 +201,8 @@ export class ApkService {
     };
   }
 
-  async upload(caller: SessionUser, ip: string, p: { uploadId: string; mark: string; remark: string }) {
-    const stored = await this.store(caller, p.uploadId);
+  async upload(caller: SessionUser, ip: string, p: ApkSource & { mark: string; remark: string }) {
+    const stored = await this.store(caller, p);
     const { info } = stored;
     const ids = await this.recorded(stored, async () => {
       const now = this.deps.clock.now();
@@ -222,22 +222,20 @@ export class ApkService {
       if (!made) throw new Refusal('apk.packageExists', 'conflict', { packageName: info.packageName });
       return made;
     });
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'apk.upload',
-      `uploaded ${info.packageName} ${info.versionName} (${info.versionCode}) as a new application`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'apk.upload', {
+      k: 'apkNew',
+      v: { package: info.packageName, version: info.versionName, code: info.versionCode },
+    });
     return this.outcome(ids.markId, ids.versionId, info);
   }
 
   async uploadVersion(
     caller: SessionUser,
     ip: string,
-    p: { uploadId: string; apkMarkId: number; remark: string; downgrade: '0' | '1' },
+    p: ApkSource & { apkMarkId: number; remark: string; downgrade: '0' | '1' },
   ) {
     await this.card(caller, p.apkMarkId);
-    const stored = await this.store(caller, p.uploadId);
+    const stored = await this.store(caller, p);
     const { info } = stored;
     const id = await this.recorded(stored, async () => {
       const now = this.deps.clock.now();
@@ -269,23 +267,21 @@ export class ApkService {
           throw new Refusal('apk.versionTaken', 'conflict', { versionCode: info.versionCode });
       }
     });
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'apk.upload',
-      `uploaded ${info.packageName} ${info.versionName} (${info.versionCode})${p.downgrade === '1' ? ' as a deliberate downgrade' : ''}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'apk.upload', {
+      k: p.downgrade === '1' ? 'apkDowngrade' : 'apk',
+      v: { package: info.packageName, version: info.versionName, code: info.versionCode },
+    });
     return this.outcome(p.apkMarkId, id, info);
   }
 
   async uploadSub(
     caller: SessionUser,
     ip: string,
-    p: { uploadId: string; apkMarkId: number; apkVersionId: number },
+    p: ApkSource & { apkMarkId: number; apkVersionId: number },
   ) {
     const version = await this.deps.apks.version(caller.orgId, p.apkVersionId);
     if (!version || version.mark_id !== p.apkMarkId) throw new Refusal('apk.versionNotFound', 'notFound');
-    const stored = await this.store(caller, p.uploadId);
+    const stored = await this.store(caller, p);
     const { info } = stored;
     const id = await this.recorded(stored, () =>
       this.deps.apks.insertSub({
@@ -303,12 +299,10 @@ export class ApkService {
         created_at: this.deps.clock.now(),
       }),
     );
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'apk.sub',
-      `added auxiliary app ${info.packageName} ${info.versionName} to version ${version.version_name}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'apk.sub', {
+      k: 'apkSub',
+      v: { package: info.packageName, version: info.versionName, parent: version.version_name },
+    });
     return id;
   }
 
@@ -319,19 +313,20 @@ export class ApkService {
     if (!sub || !(await this.deps.apks.deleteSub(caller.orgId, id)))
       throw new Refusal('apk.subNotFound', 'notFound');
     await this.removeFiles([sub.stored_path, sub.icon_path]);
-    await this.deps.log.recordBy(caller, ip, 'apk.sub', `deleted auxiliary app ${sub.file_name}`);
+    await this.deps.log.recordBy(caller, ip, 'apk.sub', {
+      k: 'apkSubDeleted',
+      v: { file: sub.file_name },
+    });
   }
 
   async updateRemark(caller: SessionUser, ip: string, id: number, remark: string) {
     const version = await this.deps.apks.version(caller.orgId, id);
     if (!version) throw new Refusal('apk.versionNotFound', 'notFound');
     await this.deps.apks.updateRemark(caller.orgId, id, remark);
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'apk.remark',
-      `changed the description of ${version.file_name} (${version.version_name})`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'apk.remark', {
+      k: 'apkFile',
+      v: { file: version.file_name, version: version.version_name },
+    });
   }
 
   async deleteVersion(caller: SessionUser, ip: string, id: number) {
@@ -341,67 +336,14 @@ export class ApkService {
     if (!out) throw new Refusal('apk.versionNotFound', 'notFound');
     if (out.open) throw new Refusal('apk.versionInUse', 'conflict', { count: out.open });
     await this.removeFiles(out.files);
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'apk.delete',
-      `deleted ${version.file_name} (${version.version_name})${out.cardDeleted ? ' and its application card' : ''}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'apk.delete', {
+      k: out.cardDeleted ? 'apkDeletedWithCard' : 'apkFile',
+      v: { file: version.file_name, version: version.version_name },
+    });
     return out.cardDeleted;
   }
 
   private async removeFiles(files: string[]) {
     for (const file of files) if (file) await this.deps.files.delete(file);
   }
-}
-
-function toCard(r: CardRow): Card {
-  return {
-    apkMarkId: r.id,
-    iconName: iconUrl('version', r.latest_id, r.icon_path),
-    label: r.label,
-    mark: r.mark,
-    remark: r.remark,
-    packageName: r.package_name,
-    apkVersionDate: r.version_date,
-    versionName: r.version_name,
-    versionCode: r.version_code,
-    fileSize: r.file_size,
-    signerSha256: r.signer_sha256,
-    versionCount: r.version_count,
-  };
-}
-
-function toSub(s: ApkFileSubRecord): Sub {
-  return {
-    apkFileSubId: s.id,
-    apkVersionId: s.version_id,
-    packageName: s.package_name,
-    label: s.label,
-    iconName: iconUrl('sub', s.id, s.icon_path),
-    fileName: s.file_name,
-    versionName: s.version_name,
-    fileSize: Number(s.file_size),
-  };
-}
-
-function toVersion(v: ApkVersionRecord, latest: boolean, subs: Sub[]): Version {
-  return {
-    apkVersionId: v.id,
-    apkMarkId: v.mark_id,
-    versionName: v.version_name,
-    versionCode: Number(v.version_code),
-    logo: latest ? 1 : 0,
-    fileName: v.file_name,
-    fileSize: Number(v.file_size),
-    sha256: v.sha256,
-    minSdk: v.min_sdk,
-    label: v.label,
-    iconName: iconUrl('version', v.id, v.icon_path),
-    creationDate: Number(v.created_at),
-    userName: v.user_name,
-    remark: v.remark,
-    downgrade: v.downgrade ? '1' : '0',
-    apkFileSubList: subs,
-  };
 }

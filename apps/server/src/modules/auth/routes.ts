@@ -1,20 +1,48 @@
-import { auth, translate } from '@panelfleet/contract';
+import { auth, identity, translate } from '@panelfleet/contract';
 import { Refusal } from '../../refusal.js';
 import type { Router } from '../../http/router.js';
 import type { SessionService } from '../session/service.js';
 import type { UserRepository } from '../users/repository.js';
 import type { AuthService } from './service.js';
+import type { SignInSteps } from './sign-in-steps.js';
 
 export function authRoutes(
   router: Router,
-  deps: { auth: AuthService; sessions: SessionService; users: UserRepository },
+  deps: { auth: AuthService; steps: SignInSteps; sessions: SessionService; users: UserRepository },
 ) {
   router.add(auth.login, async ({ params, request, reply, language }) => {
-    const user = await deps.auth.signIn(request, reply, params, request.log);
+    const { user, nextStep } = await deps.auth.signIn(request, reply, params, request.log);
+    return {
+      hhtStatus: 'success',
+      ...(nextStep === 'done' ? { hhtMsg: translate(language, 'login.success') } : {}),
+      program_role: String(user.program_role),
+      nextStep,
+    };
+  });
+
+  router.add(identity.signInCode, async ({ params, request, reply, language }) => {
+    const user = await deps.steps.code(request, reply, params.code, request.log);
     return {
       hhtStatus: 'success',
       hhtMsg: translate(language, 'login.success'),
       program_role: String(user.program_role),
+      nextStep: 'done',
+    };
+  });
+
+  router.add(identity.signInEnrolStart, async ({ request }) => ({
+    hhtStatus: 'success',
+    dataObject: await deps.steps.enrolStart(request),
+  }));
+
+  router.add(identity.signInEnrolConfirm, async ({ params, request, reply, language }) => {
+    const { user, recoveryCodes } = await deps.steps.enrolConfirm(request, reply, params.code, request.log);
+    return {
+      hhtStatus: 'success',
+      hhtMsg: translate(language, 'login.success'),
+      program_role: String(user.program_role),
+      nextStep: 'done',
+      recoveryCodes,
     };
   });
 

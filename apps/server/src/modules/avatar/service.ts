@@ -58,7 +58,7 @@ export class AvatarService {
     const previous = await this.deps.users.avatarOf(caller.id);
     await this.deps.users.setAvatar(caller.id, name);
     if (previous) await this.deps.files.delete(this.keyOf(previous));
-    await this.deps.log.recordBy(caller, ip, 'updateAvatar', 'changed the avatar');
+    await this.deps.log.recordBy(caller, ip, 'updateAvatar', { k: 'avatarChanged' });
     return name;
   }
 

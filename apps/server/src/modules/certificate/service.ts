@@ -56,7 +56,15 @@ export class CertificateService {
       userName: user.userName,
       userType: user.userType,
       action: 'certificate.update',
-      content: `${name}: ${checked.subject}, issued by ${checked.issuer}, valid to ${new Date(checked.validTo).toISOString()}, sha256 ${checked.sha256}`,
+      content: {
+        k: 'certificate',
+        v: {
+          name,
+          subject: checked.subject,
+          issuer: checked.issuer,
+          validTo: new Date(checked.validTo).toISOString().slice(0, 10),
+        },
+      },
       ip: caller.ip,
     });
     const listening = (await this.deps.repository.panelsOf(user.orgId)).filter((p) =>

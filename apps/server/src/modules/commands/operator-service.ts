@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { dayBounds, device } from '@panelfleet/contract';
+import { dayBounds, device, oplog } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import type { Transact } from '../../db/unit-of-work.js';
 import { Refusal } from '../../refusal.js';
@@ -8,6 +8,7 @@ import { findSendableDevice } from '../devices/target.js';
 import type { DeviceRecord, DeviceRepository } from '../devices/repository.js';
 import type { LabelRepository } from '../labels/repository.js';
 import type { OperationLog } from '../operation-log/repository.js';
+import { commandTerm, panelName } from '../operation-log/words.js';
 import type { CommandRepository } from './repository.js';
 import { REQUEST_KEY_TTL_MS, type CommandRequestRepository } from './request-repository.js';
 import type { CommandService, Target } from './service.js';
@@ -84,7 +85,10 @@ export class OperatorCommandService {
       order,
       checked,
     );
-    await this.log(caller, 'command.send', `${describeDevice(target)}: ${describeOrder(order, checked)}`);
+    await this.log(caller, 'command.send', {
+      k: 'command',
+      v: { device: panelName(target), command: commandTerm(order, checked) },
+    });
     return commandId!;
   }
 
@@ -97,7 +101,7 @@ export class OperatorCommandService {
       'POWERUP',
       null,
     );
-    await this.log(caller, 'command.powerUp', describeDevice(target));
+    await this.log(caller, 'command.powerUp', { k: 'device', v: { device: panelName(target) } });
     return commandId!;
   }
 
@@ -181,7 +185,7 @@ export class OperatorCommandService {
     labelIds: number[],
     order: device.Order,
     value: unknown,
-    action: string,
+    action: 'command.labelSend' | 'command.labelPowerUp',
     idempotencyKey: string | undefined,
   ): Promise<number> {
     const { user } = caller;
@@ -192,7 +196,20 @@ export class OperatorCommandService {
     const targets: Target[] = await this.deps.labels.devicesOf(user.orgId, ids);
     if (!targets.length) throw new Refusal('command.noDevices', 'invalid');
     const rows = this.deps.commands.prepare(user.orgId, user.id, targets, order, value);
-    const content = `labels ${labels.map((l) => `${l.name} (${l.id})`).join(', ')}: ${describeOrder(order, value)} to ${rows.length} panels`;
+    const content: oplog.OperationContent =
+      order === 'POWERUP'
+        ? {
+            k: 'labelPowerUp',
+            v: { labels: labels.map((l) => l.name), count: oplog.counted('panel', rows.length) },
+          }
+        : {
+            k: 'labelCommand',
+            v: {
+              labels: labels.map((l) => l.name),
+              command: commandTerm(order, value),
+              count: oplog.counted('panel', rows.length),
+            },
+          };
 
     if (idempotencyKey === undefined) {
       await this.deps.records.insertMany(rows);
@@ -231,7 +248,7 @@ export class OperatorCommandService {
     return rows.length;
   }
 
-  private log(caller: Caller, action: string, content: string) {
+  private log(caller: Caller, action: oplog.OperationAction, content: oplog.OperationContent) {
     return this.deps.log.recordBy(caller.user, caller.ip, action, content);
   }
 }
@@ -243,6 +260,3 @@ function orderValue(order: device.Order, raw: string | undefined) {
 }
 
 const targetOf = (d: DeviceRecord): Target => ({ id: d.id, deviceKey: d.device_key });
-const describeDevice = (d: DeviceRecord) => `${d.name} (${d.device_key})`;
-const describeOrder = (order: device.Order, value: unknown) =>
-  value === null || value === undefined ? order : `${order} ${JSON.stringify(value)}`;

@@ -178,6 +178,22 @@ export class CommandRepository {
   }
 
   /**
+   * Hands back commands this instance claimed (or recorded as sent) but did not publish, because it
+   * is shutting down: their last attempt moves a retry period back, so any instance's next retry
+   * round claims and publishes them, without waiting out the claim's lease.
+   */
+  async handBackForPanels(ids: string[], now: number, retryMs: number) {
+    for (const part of chunks(ids)) {
+      await this.db
+        .updateTable('commands')
+        .set({ updated_at: now - retryMs })
+        .where('id', 'in', part)
+        .where('status', 'in', ['queued', 'sent'])
+        .execute();
+    }
+  }
+
+  /**
    * Applies acknowledgements in one statement, set-based, matching (id, device_id) pairs so a
    * panel can only settle its own commands. A final state never changes again; `received` only
    * moves a command that is not yet delivered; within a batch a final result wins over `received`.

@@ -2,34 +2,22 @@ import { device } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import type { KnownDevice } from '../../gateway/device-directory.js';
 import type { CommandSink, DeviceGateway } from '../../gateway/gateway.js';
-import { isDatabaseUnavailable, isTransactionConflict, isWorthRetrying } from '../../db/errors.js';
-import { BatchWriter } from '../../gateway/batch-writer.js';
+import { isDatabaseUnavailable } from '../../db/errors.js';
 import type { GatewayLog } from '../../gateway/transport.js';
 import type { DeviceRepository } from '../devices/repository.js';
 import { storedOta } from '../downloads/ota.js';
 import type { RegisteredFile } from '../downloads/service.js';
 import type { SignedManifest } from '../../security/firmware-signing.js';
 import { commandId } from './command-id.js';
-import type { AckUpdate, CommandRecord, CommandRepository, SettledCommand } from './repository.js';
+import { Acknowledgements, type AckWriter } from './panel-acknowledgements.js';
+import type { CommandRecord, CommandRepository, SettledCommand } from './repository.js';
+import { DEFAULT_TIMINGS, envelopeOf, OTA_TTL_MS } from './delivery-options.js';
+import type { CommandTimings, EnvelopeValues, Target } from './delivery-options.js';
 import { broadcastAddress, sameLan } from './wake-relay.js';
 
-export interface CommandTimings {
-  /** How long a command may wait for its panel. */
-  ttlMs: number;
-  /** An unacknowledged command is published again after this long. */
-  retryMs: number;
-  /** How often expiry and retries are checked. */
-  tickMs: number;
-  /** Commands published between two database updates during a fan-out. */
-  publishBatch: number;
-}
+// Delivery's options live in delivery-options.ts; the rest of the server imports them from here.
+export * from './delivery-options.js';
 
-export const DEFAULT_TIMINGS: CommandTimings = {
-  ttlMs: 10 * 60_000,
-  retryMs: 15_000,
-  tickMs: 1000,
-  publishBatch: 500,
-};
 const MAX_WAKE_RELAYS = 2;
 /**
  * Every instance hears a panel come back (presence is read by all); the first to claim its
@@ -37,22 +25,6 @@ const MAX_WAKE_RELAYS = 2;
  * panel's return (its retry follows instead).
  */
 const RECLAIM_ON_READY_MS = 2000;
-/** An OTA download may take long: its command lives a day (each publish signs a fresh one-hour URL). */
-export const OTA_TTL_MS = 24 * 60 * 60_000;
-
-/**
- * Turns a command's stored value into what one panel receives, each time it is published (an OTA's
- * file or a notification's audio becomes a URL signed for that panel now). Given per order by the
- * composition root: this module signs nothing itself and does not know the notifications module.
- */
-export type EnvelopeValue = (stored: unknown, deviceKey: string) => unknown;
-export type EnvelopeValues = Partial<Record<device.Order, EnvelopeValue>>;
-
-export interface Target {
-  id: number;
-  deviceKey: string;
-}
-
 /**
  * Commands with a life: queued (recorded) -> sent (published, or recorded so when the panel listens)
  * -> delivered (panel said received) -> succeeded | failed, or expired. Rows are committed before anything is published, so a crash
@@ -63,9 +35,11 @@ export class CommandService implements CommandSink {
   private readyTimer: NodeJS.Timeout | undefined;
   private ticker: NodeJS.Timeout | undefined;
   private ticking = false;
+  /** Shutting down: nothing more is claimed, and what is claimed but unpublished is handed back. */
+  private stopping = false;
   /** The last tick found the database away (logged once per outage). */
   private tickOutage = false;
-  private readonly acks: BatchWriter<AckUpdate>;
+  private readonly acks: Acknowledgements;
   private background = new Set<Promise<unknown>>();
   /** Told of commands that reached a new status by a panel's acknowledgement or by expiry. */
   private settledListener: (commands: SettledCommand[]) => void = () => undefined;
@@ -79,25 +53,22 @@ export class CommandService implements CommandSink {
     private readonly timings: CommandTimings = DEFAULT_TIMINGS,
     private readonly envelopeValues: EnvelopeValues = {},
   ) {
-    this.acks = new BatchWriter(
-      (items) => this.applyAcks(items),
-      (err, count) =>
-        isDatabaseUnavailable(err)
-          ? this.log.warn({ err, count }, 'database unavailable: command acknowledgements wait')
-          : isTransactionConflict(err)
-            ? this.log.warn({ err, count }, 'command acknowledgements met a conflicting write: tried again')
-            : this.log.error({ err, count }, 'command acknowledgements not stored'),
-      { intervalMs: 50, retryWhen: isWorthRetrying },
-      (count) =>
-        this.log.error(
-          { count },
-          'too many acknowledgements waiting for the database: the oldest were dropped',
-        ),
-    );
+    this.acks = new Acknowledgements({
+      commands,
+      clock,
+      log,
+      settled: (changed) => this.settledListener(changed),
+      confirm: (stored) => gateway.confirmStored(stored),
+    });
   }
 
   onSettled(listener: (commands: SettledCommand[]) => void) {
     this.settledListener = listener;
+  }
+
+  /** Adds a write that each batch of acknowledgements runs before its final results are confirmed. */
+  addAckWriter(writer: AckWriter) {
+    this.acks.addWriter(writer);
   }
 
   start() {
@@ -105,9 +76,21 @@ export class CommandService implements CommandSink {
     this.ticker.unref();
   }
 
-  async stop() {
+  /**
+   * Takes no more work (the start of a shutdown): no retry round, no claim of a returning panel's
+   * commands; a fan-out under way publishes the batch it is in and hands the rest back.
+   */
+  stopTakingWork() {
+    this.stopping = true;
     if (this.ticker) clearInterval(this.ticker);
     if (this.readyTimer) clearTimeout(this.readyTimer);
+    this.readyTimer = undefined;
+    this.readyQueue.clear();
+  }
+
+  /** Stops taking work, waits for what was under way to publish or be handed back, stores pending acknowledgements. */
+  async stop() {
+    this.stopTakingWork();
     await Promise.allSettled([...this.background]);
     await this.acks.flush();
   }
@@ -197,6 +180,8 @@ export class CommandService implements CommandSink {
 
   deviceReady(known: KnownDevice) {
     for (const listener of this.readyListeners) listener(known);
+    // Another instance, which heard the panel too, sends its commands.
+    if (this.stopping) return;
     this.readyQueue.set(known.id, known);
     // Many panels come back together after a restart: collect them and read their commands at once.
     this.readyTimer ??= setTimeout(() => {
@@ -208,14 +193,13 @@ export class CommandService implements CommandSink {
   }
 
   acknowledge(known: KnownDevice, ack: device.CommandAck) {
-    const status = ack.result === 'received' ? 'delivered' : ack.result;
-    this.acks.add({ id: ack.id, deviceId: known.id, status, detail: ack.detail ?? '' });
+    this.acks.add(known, ack);
     for (const listener of this.ackListeners) listener(known, ack);
   }
 
   /** Expires what is past its time and publishes again what was not acknowledged. */
   async tick() {
-    if (this.ticking) return;
+    if (this.ticking || this.stopping) return;
     this.ticking = true;
     try {
       const now = this.clock.now();
@@ -282,10 +266,15 @@ export class CommandService implements CommandSink {
     await this.dispatch(pending, new Map(listening.map((k) => [k.id, k.deviceKey])));
   }
 
-  /** `inserted`: the rows were just inserted, those marked sent there need no second write. */
+  /**
+   * Publishes the rows to the panels that listen, a batch at a time. `inserted`: the rows were just
+   * inserted, those marked sent there need no second write. Once the service stops taking work,
+   * the rows not yet published are handed back for another instance to publish at once.
+   */
   private async dispatch(rows: CommandRecord[], keys: Map<number, string>, inserted = false) {
     const sendable: CommandRecord[] = [];
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
+      if (this.stopping) return this.handBack([...sendable, ...rows.slice(index)]);
       const key = keys.get(row.device_id);
       if (key === undefined) continue;
       this.readyKeys.set(row.device_id, key);
@@ -293,6 +282,7 @@ export class CommandService implements CommandSink {
       else if (this.gateway.isReady(key)) sendable.push(row);
     }
     for (let i = 0; i < sendable.length; i += this.timings.publishBatch) {
+      if (this.stopping) return this.handBack(sendable.slice(i));
       const part = sendable.slice(i, i + this.timings.publishBatch);
       await Promise.all(
         part.map((row) => {
@@ -309,6 +299,16 @@ export class CommandService implements CommandSink {
       // Publishing may complete synchronously: let acknowledgements and HTTP in between batches.
       await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  private async handBack(rows: CommandRecord[]) {
+    if (!rows.length) return;
+    const ids = rows.map((r) => r.id);
+    await this.commands.handBackForPanels(ids, this.clock.now(), this.timings.retryMs);
+    this.log.info(
+      { commands: rows.length },
+      'shutting down: unpublished commands handed to the other instances',
+    );
   }
 
   /**
@@ -362,16 +362,6 @@ export class CommandService implements CommandSink {
     await this.dispatch(wakes, new Map(relays.map((r) => [r.id, r.device_key])));
   }
 
-  private async applyAcks(items: AckUpdate[]) {
-    const changed = await this.commands.applyAcksForPanels(items, this.clock.now());
-    if (changed.length) this.settledListener(changed);
-    const relayed = changed
-      .filter((c) => c.order_code === 'WAKE' && c.status === 'succeeded' && c.relay_for)
-      .map((c) => c.relay_for!);
-    if (relayed.length)
-      await this.commands.setStatusForPanels(relayed, 'delivered', 'wakeSent', this.clock.now());
-  }
-
   /** The envelope as this panel receives it: an OTA's file, a notification's audio, becomes a URL signed for it now. */
   private envelope(row: CommandRecord, deviceKey: string): device.CommandEnvelope {
     const envelope = envelopeOf(row);
@@ -384,14 +374,4 @@ export class CommandService implements CommandSink {
     this.background.add(tracked);
     void tracked.finally(() => this.background.delete(tracked));
   }
-}
-
-export function envelopeOf(row: CommandRecord): device.CommandEnvelope {
-  return {
-    v: device.PROTOCOL_VERSION,
-    id: row.id,
-    order: row.order_code as device.Order,
-    value: JSON.parse(row.value) as unknown,
-    expiresAt: row.expires_at,
-  };
 }

@@ -1,5 +1,6 @@
 import { accounts, translate } from '@panelfleet/contract';
 import type { Router } from '../../http/router.js';
+import { mailSentKey } from '../mail/mailer.js';
 import type { CustomerService } from '../customers/service.js';
 import type { ConsoleUserService } from './service.js';
 
@@ -30,6 +31,9 @@ export function consoleUserRoutes(router: Router, service: ConsoleUserService, c
       session.user.userType === '2'
         ? await service.resetPassword(session.user, params.userId, language, ip)
         : await customers.resetPassword(session.user, params.userId, language, ip);
-    return { hhtStatus: 'success', hhtMsg: translate(language, 'user.resetSent', { email }) };
+    return {
+      hhtStatus: 'success',
+      hhtMsg: translate(language, mailSentKey(service.mailDelivery, 'user.resetSent'), { email }),
+    };
   });
 }

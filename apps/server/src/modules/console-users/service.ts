@@ -1,4 +1,4 @@
-import type { accounts, Language } from '@panelfleet/contract';
+import { oplog, type accounts, type Language } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { pageOffset } from '../../http/access.js';
@@ -44,6 +44,11 @@ export class ConsoleUserService {
       clock: Clock;
     },
   ) {}
+
+  /** Where reset mail goes (an SMTP server or the outbox folder), as the replies say. */
+  get mailDelivery() {
+    return this.deps.passwords.mailDelivery;
+  }
 
   async list(
     caller: SessionUser,
@@ -106,12 +111,14 @@ export class ConsoleUserService {
     }
     if (!outcome) throw new Refusal('common.forbidden', 'forbidden');
     if (!outcome.inserted) throw new Refusal('user.quotaReached', 'declined', { quota: outcome.quota });
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'addUser',
-      `added user ${params.userName} (type ${params.userType}, role ${params.role})`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'addUser', {
+      k: 'user',
+      v: {
+        name: params.userName,
+        type: oplog.term(`userType.${params.userType}`),
+        role: oplog.term(`programRole.${params.role}`),
+      },
+    });
   }
 
   /** The target must be a console user of the caller's own organisation; otherwise it does not exist for the caller. */
@@ -131,30 +138,29 @@ export class ConsoleUserService {
       valid_end: params.validEndTime ?? null,
     });
     if (params.state === 0) await this.deps.sessions.endAllForUser(target.id);
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'updateUser',
-      `changed user ${target.user_name}: state ${params.state}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'updateUser', {
+      k: 'userState',
+      v: {
+        name: target.user_name,
+        state: oplog.term(params.state === 1 ? 'state.enabled' : 'state.disabled'),
+      },
+    });
   }
 
   async delete(caller: SessionUser, userId: number, ip: string): Promise<void> {
     const target = await this.own(caller, userId);
     await this.deps.repository.delete(caller.orgId, target.id);
-    await this.deps.log.recordBy(caller, ip, 'deleteUser', `deleted user ${target.user_name}`);
+    await this.deps.log.recordBy(caller, ip, 'deleteUser', { k: 'name', v: { name: target.user_name } });
   }
 
   async resetPassword(caller: SessionUser, userId: number, language: Language, ip: string): Promise<string> {
     const target = await this.own(caller, userId);
     await this.deps.passwords.mailResetLink(target, language);
     await this.deps.sessions.endAllForUser(target.id);
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'resetPassword',
-      `sent a reset link to user ${target.user_name}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'resetPassword', {
+      k: 'resetLink',
+      v: { name: target.user_name },
+    });
     return target.email;
   }
 }

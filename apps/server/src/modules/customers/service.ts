@@ -1,4 +1,4 @@
-import type { accounts, Language } from '@panelfleet/contract';
+import { oplog, type accounts, type Language } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { pageOffset } from '../../http/access.js';
 import { Refusal } from '../../refusal.js';
@@ -62,24 +62,20 @@ export class CustomerService {
     const account = await this.account(caller, userId);
     await this.deps.repository.setEnabled(customerScope(caller), account.id, state);
     if (state === 0) await this.deps.sessions.endAllForUser(account.id);
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'updateCustomer',
-      `set customer ${account.user_name} to state ${state}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'updateCustomer', {
+      k: 'userState',
+      v: { name: account.user_name, state: oplog.term(state === 1 ? 'state.enabled' : 'state.disabled') },
+    });
   }
 
   async resetPassword(caller: SessionUser, userId: number, language: Language, ip: string): Promise<string> {
     const account = await this.account(caller, userId);
     await this.deps.passwords.mailResetLink(account, language);
     await this.deps.sessions.endAllForUser(account.id);
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'resetPassword',
-      `sent a reset link to customer ${account.user_name}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'resetPassword', {
+      k: 'resetLink',
+      v: { name: account.user_name },
+    });
     return account.email;
   }
 
@@ -93,6 +89,9 @@ export class CustomerService {
     const org = await this.deps.repository.findOrganisation(customerScope(caller), orgId);
     if (!org) throw new Refusal('user.notFound', 'notFound');
     await this.deps.repository.setQuota(customerScope(caller), org.id, quota);
-    await this.deps.log.recordBy(caller, ip, 'updateQuota', `set the user quota of ${org.name} to ${quota}`);
+    await this.deps.log.recordBy(caller, ip, 'updateQuota', {
+      k: 'quota',
+      v: { company: org.name, quota: oplog.counted('user', quota) },
+    });
   }
 }

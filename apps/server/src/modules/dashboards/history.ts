@@ -1,9 +1,11 @@
 import type { Clock } from '../../clock.js';
 import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../session/service.js';
+import type { HistoryBackfill } from './backfill.js';
+import { DAY_MS, HOUR_MS } from './periods.js';
 import type { DashboardRepository, DeviceScan, HistoryRow } from './repository.js';
 
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
+export { DAY_MS, HOUR_MS };
+
 /** Devices read per step of the scan (SQLite's driver is synchronous: the server answers between steps). */
 const SCAN_STEP = 10_000;
 
@@ -50,6 +52,8 @@ export class FleetHistory {
     private readonly log: HistoryLog,
     /** Several instances on one database: whether this one samples now (a job lease). */
     private readonly runsHere: () => Promise<boolean> = () => Promise.resolve(true),
+    /** Brings stored screen time and OTA installs into the history before each sample (backfill.ts). */
+    private readonly backfill?: Pick<HistoryBackfill, 'run'>,
   ) {}
 
   start() {
@@ -81,9 +85,14 @@ export class FleetHistory {
     return period === 'hour' ? today - this.options.hourlyDays * DAY_MS : today - this.options.days * DAY_MS;
   }
 
-  /** One pass: the current hour's row of every company. */
+  /** One pass: what the stored data add to past periods, then the current hour's row of every company. */
   async sample(): Promise<void> {
     const now = this.clock.now();
+    await this.backfill?.run({
+      hourlyFrom: this.keptFrom('hour', now),
+      keptFrom: this.keptFrom('day', now),
+      now,
+    });
     const hour = now - (now % HOUR_MS);
     const [companies, totals, users, onlineUsers] = await Promise.all([
       this.repository.companiesAllCompanies(),

@@ -139,12 +139,13 @@ export class DashboardService {
     );
     return {
       keptFrom,
+      // Periods filled only from stored data (before sampling began) have no counts of panels and users.
       points: rows.map((r) => ({
         time: r.at,
-        deviceTotal: r.device_total,
-        onlineDevices: r.online_devices,
-        userTotal: r.user_total,
-        onlineUsers: r.online_users,
+        deviceTotal: r.sampled ? r.device_total : null,
+        onlineDevices: r.sampled ? r.online_devices : null,
+        userTotal: r.sampled ? r.user_total : null,
+        onlineUsers: r.sampled ? r.online_users : null,
         screenOnMs: r.screen_on_ms,
         otaUpgrades: r.ota_upgrades,
       })),

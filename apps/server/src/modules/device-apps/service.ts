@@ -4,9 +4,11 @@ import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { CommandRepository } from '../commands/repository.js';
 import type { CommandService } from '../commands/service.js';
+import { signedByAnother } from '../apk/apk-signer.js';
 import { findOwnDevice, findSendableDevice } from '../devices/target.js';
 import type { DeviceRecord, DeviceRepository } from '../devices/repository.js';
 import type { OperationLog } from '../operation-log/repository.js';
+import { panelName } from '../operation-log/words.js';
 import type { DeviceAppsRepository } from './repository.js';
 
 /** The newest version the company's APK repository holds of a package (its card's signer). */
@@ -17,7 +19,7 @@ export interface RepositoryVersion {
   signerSha256: string;
 }
 
-/** What Renew needs of the APK repository (supplied by the composition root). */
+/** What Renew needs of the APK repository (supplied by the device-apps entry, index.ts). */
 export interface ApkUpgrades {
   newest(orgId: number, packageNames: string[]): Promise<Map<string, RepositoryVersion>>;
   /** Packages with an install to the panel on its way. */
@@ -110,12 +112,13 @@ export class DeviceAppsService {
       target.id,
       chosen.map((c) => c.version.versionId),
     );
-    await this.deps.log.recordBy(
-      caller.user,
-      caller.ip,
-      'device.upgradeApk',
-      `${target.name}: ${chosen.map((c) => `${c.packageName} ${c.version.versionName}`).join(', ')}`,
-    );
+    await this.deps.log.recordBy(caller.user, caller.ip, 'device.upgradeApk', {
+      k: 'deviceApps',
+      v: {
+        device: panelName(target),
+        apps: chosen.map((c) => `${reported.get(c.packageName)!.app_name} ${c.version.versionName}`),
+      },
+    });
     return {
       names: chosen.map((c) => reported.get(c.packageName)!.app_name),
       tasks: chosen.map((c, i) => ({
@@ -145,12 +148,10 @@ export class DeviceAppsService {
       'UNINSTALL',
       value,
     );
-    await this.deps.log.recordBy(
-      caller.user,
-      caller.ip,
-      'device.uninstallApk',
-      `${target.name}: ${packageNames.join(',')}`,
-    );
+    await this.deps.log.recordBy(caller.user, caller.ip, 'device.uninstallApk', {
+      k: 'deviceApps',
+      v: { device: panelName(target), apps: packageNames },
+    });
     const final = await this.finalState(orgId, commandId!);
     // The panel said no (or never answered in time): the caller hears its reason.
     if (final?.status === 'failed' || final?.status === 'expired')
@@ -213,7 +214,7 @@ export function renewOffer(
   if (!newest) return { ok: false, refusal: 'apk.renewNoNewer' };
   if (app.version_code === null || !app.signer_sha256)
     return { ok: false, refusal: 'apk.renewSignerUnknown' };
-  if (app.signer_sha256 !== newest.signerSha256) return { ok: false, refusal: 'apk.renewSignerDiffers' };
+  if (signedByAnother(app, newest.signerSha256)) return { ok: false, refusal: 'apk.renewSignerDiffers' };
   if (newest.versionCode <= Number(app.version_code)) return { ok: false, refusal: 'apk.renewNoNewer' };
   return { ok: true, version: newest };
 }

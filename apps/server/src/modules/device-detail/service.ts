@@ -1,4 +1,4 @@
-import { device, translate, type deviceDetail, type Language } from '@panelfleet/contract';
+import { device, oplog, translate, type deviceDetail, type Language } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
@@ -6,6 +6,7 @@ import type { CommandService } from '../commands/service.js';
 import type { DeviceRecord, DeviceRepository } from '../devices/repository.js';
 import { toDeviceRow } from '../devices/service.js';
 import type { OperationLog } from '../operation-log/repository.js';
+import { panelName, settingsChangeFields } from '../operation-log/words.js';
 import type { DeviceSettingRecord, DeviceSettingsRepository } from './repository.js';
 import { findOwnDevice, findSendableDevice } from '../devices/target.js';
 
@@ -42,6 +43,11 @@ export class DeviceDetailService {
     return {
       ...toDeviceRow(found, labelNames.get(found.id) ?? [], this.deps.isOnline(found.device_key)),
       machineTypeId,
+      clockOffsetMs: found.clock_offset_ms,
+      clockCheckedAt: found.clock_offset_at,
+      mac: found.mac,
+      netmask: found.netmask,
+      utcOffset: found.utc_offset,
     };
   }
 
@@ -89,12 +95,10 @@ export class DeviceDetailService {
       'SETTINGS',
       value,
     );
-    await this.deps.log.recordBy(
-      caller.user,
-      caller.ip,
-      'deviceSetting.update',
-      `${target.name}: ${JSON.stringify(value.platformMsg)}`,
-    );
+    await this.deps.log.recordBy(caller.user, caller.ip, 'deviceSetting.update', {
+      k: 'deviceSettings',
+      v: { device: panelName(target), fields: settingsChangeFields(value) },
+    });
     return commandId!;
   }
 
@@ -157,15 +161,14 @@ export class DeviceDetailService {
       'SETTINGS',
       value,
     );
-    await this.deps.log.recordBy(
-      caller.user,
-      caller.ip,
-      'deviceSetting.clone',
-      `${rows.map((r) => r.section).join(',')} -> ${targets.length} devices: ${targets
-        .slice(0, 20)
-        .map((t) => t.name)
-        .join(', ')}`,
-    );
+    await this.deps.log.recordBy(caller.user, caller.ip, 'deviceSetting.clone', {
+      k: 'settingsClone',
+      v: {
+        sections: rows.map((r) => oplog.term(`section.${r.section}`)),
+        count: oplog.counted('panel', targets.length),
+        devices: oplog.someOf(targets.map((t) => t.name)),
+      },
+    });
     return {
       count: ids.length,
       message: translate(caller.language, 'setting.cloned', { count: ids.length }),

@@ -1,3 +1,4 @@
+import { oplog } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import type { Transact } from '../../db/unit-of-work.js';
 import type { SessionUser } from '../../http/router.js';
@@ -30,12 +31,14 @@ export interface DeviceEditDeps {
   clock: Clock;
   /** A transaction over the devices, their labels and the operation log. */
   transact: Transact<{
-    devices: Pick<DeviceRepository, 'findById' | 'updateEditable'>;
+    devices: Pick<DeviceRepository, 'findById' | 'updateEditable' | 'deleteDevice' | 'retire'>;
     labels: DeviceLabelWriter;
     log: OperationLog;
   }>;
   /** Called when a panel's state changes, so the gateway re-reads whether it may connect. */
   onStateChanged(deviceKey: string): void;
+  /** Called when a panel was removed: every instance drops its credentials and its broker session. */
+  onRemoved(deviceKey: string): void;
 }
 
 /**
@@ -59,14 +62,43 @@ export class DeviceEditService {
         remark: edit.remark,
         state: edit.state,
       });
-      await log.recordBy(
-        caller,
-        ip,
-        'device.update',
-        `${found.device_key}: name "${edit.deviceName}", labels ${edit.labelNames.join('-')}, state ${edit.state}, remark "${edit.remark}"`,
-      );
+      await log.recordBy(caller, ip, 'device.update', {
+        k: 'deviceEdit',
+        v: {
+          device: found.device_key,
+          name: edit.deviceName,
+          labels: edit.labelNames,
+          state: oplog.term(edit.state === 1 ? 'state.enabled' : 'state.disabled'),
+          remark: edit.remark || oplog.term('none'),
+        },
+      });
       return found;
     });
     if (before.state !== edit.state) this.deps.onStateChanged(before.device_key);
+  }
+
+  /**
+   * Removes a panel (issue 25 item 13): with its history kept (it leaves the company's panels,
+   * what it reported stays) or deleted with it; then its access ends on every instance.
+   */
+  async remove(caller: SessionUser, ip: string, deviceId: number, keepHistory: boolean) {
+    const orgId = caller.orgId;
+    const removed = await this.deps.transact(async ({ devices, log }) => {
+      const found = await devices.findById(orgId, deviceId);
+      if (!found) throw new Refusal('device.notFound', 'notFound');
+      await log.recordBy(caller, ip, 'device.remove', {
+        k: 'deviceRemove',
+        v: {
+          device: found.device_key,
+          name: found.name,
+          history: oplog.term(keepHistory ? 'history.kept' : 'history.deleted'),
+        },
+      });
+      if (keepHistory) await devices.retire(orgId, found.id);
+      else await devices.deleteDevice(orgId, found.id);
+      return found;
+    });
+    this.deps.onRemoved(removed.device_key);
+    return { deviceId: removed.id, historyKept: keepHistory ? ('1' as const) : ('0' as const) };
   }
 }

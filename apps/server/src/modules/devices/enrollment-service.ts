@@ -1,12 +1,8 @@
 import { device } from '@panelfleet/contract';
-import type { Insertable } from 'kysely';
 import type { Clock } from '../../clock.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import type { DevicesTable } from '../../db/schema.js';
 import { Refusal } from '../../refusal.js';
 import { randomToken, tokenHash } from '../../security/tokens.js';
 import type { EnrollmentRepository } from './enrollment-repository.js';
-import type { DeviceRepository } from './repository.js';
 
 export interface EnrollmentSettings {
   mqttUrls: string[];
@@ -18,15 +14,11 @@ export interface EnrollmentSettings {
 /**
  * A panel enrolls (device side, no session): its serial number and its company's enrollment
  * secret give it its own password. The only console-free path into the device rows, so it uses
- * the repositories' device-side (…ForPanel) methods.
+ * the repository's device-side (…ForPanel) method.
  */
 export class EnrollmentService {
   constructor(
-    private readonly devices: Pick<
-      DeviceRepository,
-      'credentialsForPanel' | 'insertForPanel' | 'updateSecretForPanel'
-    >,
-    private readonly secrets: Pick<EnrollmentRepository, 'findByHashForPanel'>,
+    private readonly secrets: Pick<EnrollmentRepository, 'enrollForPanel'>,
     private readonly clock: Clock,
     private readonly settings: EnrollmentSettings,
     /**
@@ -37,36 +29,17 @@ export class EnrollmentService {
   ) {}
 
   async enroll(request: device.EnrollmentRequest): Promise<device.EnrollmentReply> {
-    // Both reads always run, and a serial held by another company is refused exactly like a wrong
-    // secret (same status, same message): the answer never tells that a serial exists elsewhere.
-    const [company, existing] = await Promise.all([
-      this.secrets.findByHashForPanel(tokenHash(request.enrollmentSecret)),
-      this.devices.credentialsForPanel(request.serial),
-    ]);
-    if (!company || (existing && existing.org_id !== company.org_id))
-      throw new Refusal('device.enrollmentRefused', 'forbidden');
     const password = randomToken(32);
-    const now = this.clock.now();
-    const reported = {
+    // A serial held by another company is refused exactly like a wrong secret (same status, same
+    // message): the answer never tells that a serial exists elsewhere.
+    const enrolled = await this.secrets.enrollForPanel(tokenHash(request.enrollmentSecret), {
+      deviceKey: request.serial,
+      passwordHash: tokenHash(password),
+      enrolledAt: this.clock.now(),
       ...(request.model ? { model: request.model } : {}),
-      ...(request.machineType ? { machine_type: request.machineType } : {}),
-    };
-    if (existing) {
-      // Re-enrollment (factory reset, new firmware): the old password stops working.
-      await this.devices.updateSecretForPanel(existing.id, tokenHash(password), {
-        ...reported,
-        enrolled_at: now,
-      });
-    } else {
-      await this.insertOrReenroll({
-        org_id: company.org_id,
-        device_key: request.serial,
-        name: request.serial,
-        secret_hash: tokenHash(password),
-        enrolled_at: now,
-        ...reported,
-      });
-    }
+      ...(request.machineType ? { machineType: request.machineType } : {}),
+    });
+    if (!enrolled) throw new Refusal('device.enrollmentRefused', 'forbidden');
     await this.onCredentialsChanged(request.serial, password);
     return {
       v: device.PROTOCOL_VERSION,
@@ -81,36 +54,5 @@ export class EnrollmentService {
         ? { firmwareKey: { algorithm: 'ed25519' as const, publicKey: this.settings.firmwareKey } }
         : {}),
     };
-  }
-
-  /**
-   * Inserts a newly enrolled panel. When another enrollment of the same serial inserted it in the
-   * meantime (the unique device key refuses this row), this one counts as the re-enrollment after
-   * it, exactly as if the two had arrived one after the other: the password issued last is valid.
-   */
-  private async insertOrReenroll(
-    row: Insertable<DevicesTable> & {
-      org_id: number;
-      device_key: string;
-      secret_hash: string;
-      enrolled_at: number;
-    },
-  ) {
-    try {
-      await this.devices.insertForPanel(row);
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      const winner = await this.devices.credentialsForPanel(row.device_key);
-      if (!winner) throw error;
-      if (winner.org_id !== row.org_id) throw new Refusal('device.enrollmentRefused', 'forbidden');
-      const reported = {
-        ...(row.model !== undefined ? { model: row.model } : {}),
-        ...(row.machine_type !== undefined ? { machine_type: row.machine_type } : {}),
-      };
-      await this.devices.updateSecretForPanel(winner.id, row.secret_hash, {
-        ...reported,
-        enrolled_at: row.enrolled_at,
-      });
-    }
   }
 }

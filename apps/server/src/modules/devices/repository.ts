@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type {
   AbnormalLogsTable,
   AppUsageTable,
@@ -6,6 +6,7 @@ import type {
   DevicesTable,
   ScreenTimeTable,
 } from '../../db/schema.js';
+import type { PlayRecordsTable } from '../../db/schema-programs.js';
 import type { device } from '@panelfleet/contract';
 
 export type DeviceRecord = Selectable<DevicesTable>;
@@ -39,23 +40,18 @@ export class DeviceRepository {
       .executeTakeFirst();
   }
 
-  /** A newly enrolled panel, in the organisation whose enrollment secret it presented. */
-  async insertForPanel(row: Insertable<DevicesTable>): Promise<number> {
-    const inserted = await this.db
-      .insertInto('devices')
-      .values(row)
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return inserted.id;
-  }
-
-  /** A re-enrolled panel's new password hash. */
-  async updateSecretForPanel(id: number, secretHash: string, extra: Updateable<DevicesTable>) {
-    await this.db
-      .updateTable('devices')
-      .set({ ...extra, secret_hash: secretHash })
-      .where('id', '=', id)
-      .execute();
+  /** Several panels' credentials at once (the broker's connects, read together). */
+  async credentialsForPanels(deviceKeys: string[]): Promise<DeviceCredentials[]> {
+    const found: DeviceCredentials[] = [];
+    for (const part of chunks(deviceKeys))
+      found.push(
+        ...(await this.db
+          .selectFrom('devices')
+          .select(['id', 'org_id', 'device_key', 'secret_hash', 'state'])
+          .where('device_key', 'in', part)
+          .execute()),
+      );
+    return found;
   }
 
   findById(orgId: number, id: number): Promise<DeviceRecord | undefined> {
@@ -106,6 +102,51 @@ export class DeviceRepository {
   /** What an operator may change: name, remark, state (1 enabled, 0 disabled). */
   async updateEditable(orgId: number, id: number, set: { name: string; remark: string; state: number }) {
     await this.db.updateTable('devices').set(set).where('org_id', '=', orgId).where('id', '=', id).execute();
+  }
+
+  /**
+   * Removes a panel with everything it reported (the history tables cascade from the device row;
+   * the triggers take it out of the list's order, the name search and the dashboards' facets).
+   */
+  async deleteDevice(orgId: number, id: number) {
+    await this.db.deleteFrom('devices').where('org_id', '=', orgId).where('id', '=', id).execute();
+  }
+
+  /**
+   * Removes a panel keeping its history: the row moves to the archive organisation (no scope
+   * reaches it), disabled and without a password or labels; the rows it reported keep the company.
+   */
+  async retire(orgId: number, id: number) {
+    const archive = await this.archiveOrgId();
+    await this.db
+      .deleteFrom('label_devices')
+      .where('org_id', '=', orgId)
+      .where('device_id', '=', id)
+      .execute();
+    await this.db
+      .updateTable('devices')
+      .set({ org_id: archive, removed_from: orgId, state: 0, secret_hash: '' })
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** The organisation of removed panels, made at the first removal that keeps history. */
+  private async archiveOrgId(): Promise<number> {
+    const find = () =>
+      this.db
+        .selectFrom('organisations')
+        .select('id')
+        .where('kind', '=', 'archive')
+        .orderBy('id')
+        .executeTakeFirst();
+    const found = await find();
+    if (found) return found.id;
+    await this.db
+      .insertInto('organisations')
+      .values({ parent_id: null, kind: 'archive', name: 'Removed panels', user_quota: 0, created_at: 0 })
+      .execute();
+    return (await find())!.id;
   }
 
   /** The names of each device's labels, by name. */
@@ -221,6 +262,17 @@ export class DeviceRepository {
       for (const part of chunks(records, 200)) await trx.insertInto('app_usage').values(part).execute();
       return true;
     });
+  }
+
+  /** A proof-of-play record once per device and report id (protocol 5.10); answers whether it was new. */
+  async insertPlayForPanel(row: Insertable<PlayRecordsTable>): Promise<boolean> {
+    const inserted = await this.db
+      .insertInto('play_records')
+      .values(row)
+      .onConflict((oc) => oc.columns(['device_id', 'report_id']).doNothing())
+      .returning('report_id')
+      .executeTakeFirst();
+    return inserted !== undefined;
   }
 
   /** An abnormal log once per device and report id (protocol 5.4); answers whether it was new. */

@@ -65,4 +65,13 @@ export function deviceRoutes(router: Router, deps: DeviceRouteDeps) {
     });
     return { hhtStatus: 'success', hhtMsg: translate(language, 'deviceManage.updated') };
   });
+
+  router.add(device.removeDevice, async ({ session, params, ip, language }) => {
+    const keep = params.keepHistory === '1';
+    return {
+      hhtStatus: 'success',
+      hhtMsg: translate(language, keep ? 'deviceManage.removed' : 'deviceManage.removedWithHistory'),
+      dataObject: await deps.edit.remove(session.user, ip, params.deviceId, keep),
+    };
+  });
 }

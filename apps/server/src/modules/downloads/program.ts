@@ -25,6 +25,7 @@ export const storedProgramValue = z.object({
           duration: z.number().int().positive(),
           file: storedFile,
           mediaType: z.string().min(3).max(64),
+          name: z.string().min(1).max(255).optional(),
         }),
         z.object({ type: z.literal('web'), duration: z.number().int().positive(), url: z.string().url() }),
       ]),
@@ -52,6 +53,7 @@ export function programEnvelopeValue(
         size: signed.size,
         sha256: signed.sha256,
         mediaType: item.mediaType,
+        ...(item.name ? { name: item.name } : {}),
       };
     }),
   };

@@ -1,11 +1,10 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Db } from '../../db/database.js';
 
-/** The one statement readiness needs: does the database answer? */
+/** The one question readiness asks the database: does it answer? (`Db.ping`: its own connection.) */
 export class HealthRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Pick<Db, 'ping'>) {}
 
-  async ping(): Promise<void> {
-    await sql`SELECT 1`.execute(this.db);
+  ping(): Promise<void> {
+    return this.db.ping();
   }
 }

@@ -20,4 +20,9 @@ export class JobLeaseRepository {
       .executeTakeFirst();
     return row?.owner === owner;
   }
+
+  /** Gives up every lease of `owner` (it shuts down): another instance takes each at its next run. */
+  async releaseAll(owner: string): Promise<void> {
+    await this.db.deleteFrom('job_leases').where('owner', '=', owner).execute();
+  }
 }

@@ -1,4 +1,4 @@
-import type { device } from '@panelfleet/contract';
+import { oplog, type device } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import type { Transact } from '../../db/unit-of-work.js';
 import type { SessionUser } from '../../http/router.js';
@@ -48,7 +48,7 @@ export class LabelService {
     return this.deps.transact(async ({ labels, log }) => {
       const id = await labels.insert(caller.orgId, name, this.deps.clock.now());
       if (id === undefined) throw new Refusal('group.nameTaken', 'conflict');
-      await log.recordBy(caller, ip, 'label.create', name);
+      await log.recordBy(caller, ip, 'label.create', { k: 'name', v: { name } });
       return id;
     });
   }
@@ -64,12 +64,11 @@ export class LabelService {
       const found = await devices.findByIds(orgId, devicesWanted);
       if (found.length !== devicesWanted.length) throw new Refusal('device.notFound', 'notFound');
       await labels.replaceLabelsOf(orgId, devicesWanted, labelsWanted);
-      await log.recordBy(
-        caller,
-        ip,
-        'label.assign',
-        `labels ${labelsWanted.join(',')} for devices ${found.map((d) => d.device_key).join(',')}`,
-      );
+      const names = (await labels.list(orgId)).filter((l) => labelsWanted.includes(l.id)).map((l) => l.name);
+      await log.recordBy(caller, ip, 'label.assign', {
+        k: 'labelAssign',
+        v: { devices: oplog.someOf(found.map((d) => d.name)), labels: names },
+      });
     });
   }
 

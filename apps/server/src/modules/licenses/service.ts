@@ -72,12 +72,10 @@ export class LicenseService {
       used_by_org_id: null,
       created_at: this.deps.clock.now(),
     });
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'addLicense',
-      `created license ${key} for ${fields.companyName}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'addLicense', {
+      k: 'license',
+      v: { license: key, company: fields.companyName },
+    });
     return key;
   }
 
@@ -100,13 +98,19 @@ export class LicenseService {
       state: used ? 0 : fields.state,
       type: used ? license.type : fields.type,
     });
-    await this.deps.log.recordBy(caller, ip, 'updateLicense', `changed license ${license.license_key}`);
+    await this.deps.log.recordBy(caller, ip, 'updateLicense', {
+      k: 'license',
+      v: { license: license.license_key, company: fields.companyName },
+    });
   }
 
   async delete(caller: SessionUser, id: number, ip: string): Promise<void> {
     const license = await this.find(id);
     if (license.state === 0) throw new Refusal('license.usedLocked');
     await this.deps.licenses.deleteUnused(id);
-    await this.deps.log.recordBy(caller, ip, 'deleteLicense', `deleted license ${license.license_key}`);
+    await this.deps.log.recordBy(caller, ip, 'deleteLicense', {
+      k: 'license',
+      v: { license: license.license_key, company: license.company_name },
+    });
   }
 }

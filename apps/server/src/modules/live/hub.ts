@@ -11,12 +11,15 @@ export interface LiveHubOptions {
   recheckMs: number;
   /** A stream whose unsent output grows beyond this (a client that stopped reading) is closed. */
   maxBufferedBytes: number;
+  /** Streams one session holds at once; opening one more ends the session's oldest. */
+  maxStreamsPerSession: number;
 }
 
 export const DEFAULT_HUB_OPTIONS: LiveHubOptions = {
   heartbeatMs: 25_000,
   recheckMs: 60_000,
   maxBufferedBytes: 1024 * 1024,
+  maxStreamsPerSession: live.MAX_STREAMS_PER_SESSION,
 };
 
 export interface LiveLog {
@@ -48,6 +51,7 @@ export class LiveHub {
   private readonly streams = new Set<Stream>();
   private readonly byOrg = new Map<number, Set<Stream>>();
   private readonly everything = new Set<Stream>();
+  private readonly bySession = new Map<string, Set<Stream>>();
   private readonly unsubscribe: () => void;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly recheck: NodeJS.Timeout;
@@ -74,12 +78,19 @@ export class LiveHub {
     return this.streams.size;
   }
 
-  /** Starts a stream on a hijacked response for a session whose end time is `endsAt`. */
+  /**
+   * Starts a stream on a hijacked response for a session whose end time is `endsAt`. A session
+   * at its limit first loses its oldest stream (ended with reason `replaced`).
+   */
   open(
     response: ServerResponse,
     session: { id: string; userId: number; endsAt: number },
     orgs: ReadonlySet<number> | 'all',
   ): void {
+    const ofSession = this.bySession.get(session.id);
+    // A set keeps the order streams opened in: the first one is the oldest.
+    while (ofSession && ofSession.size >= this.options.maxStreamsPerSession)
+      this.end(ofSession.values().next().value!, live.STREAM_REPLACED);
     const stream: Stream = {
       sessionId: session.id,
       userId: session.userId,
@@ -102,6 +113,9 @@ export class LiveHub {
       this.detach(stream);
     });
     this.streams.add(stream);
+    let sessionStreams = this.bySession.get(session.id);
+    if (!sessionStreams) this.bySession.set(session.id, (sessionStreams = new Set()));
+    sessionStreams.add(stream);
     if (orgs === 'all') this.everything.add(stream);
     else
       for (const org of orgs) {
@@ -137,6 +151,7 @@ export class LiveHub {
       }
       return;
     }
+    if (message.kind !== 'live') return;
     const targets = this.byOrg.get(message.orgId);
     if (!targets?.size && !this.everything.size) return;
     const chunk = `data: ${JSON.stringify(message.event)}\n\n`;
@@ -211,6 +226,9 @@ export class LiveHub {
     stream.closed = true;
     if (stream.endTimer) clearTimeout(stream.endTimer);
     this.streams.delete(stream);
+    const sessionStreams = this.bySession.get(stream.sessionId);
+    sessionStreams?.delete(stream);
+    if (sessionStreams && !sessionStreams.size) this.bySession.delete(stream.sessionId);
     this.everything.delete(stream);
     this.dirty.delete(stream);
     if (stream.orgs !== 'all')

@@ -20,7 +20,7 @@ export class LogRepository {
     if (content) query = query.where(containsFolded('content', content));
     const [rows, total] = await Promise.all([
       query
-        .select(['id', 'user_name', 'action', 'content', 'ip', 'created_at'])
+        .select(['id', 'user_name', 'action', 'content', 'detail', 'ip', 'created_at'])
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(size)
@@ -81,6 +81,7 @@ export class LogRepository {
         'l.id',
         'l.file_name',
         'l.status',
+        'l.device_key',
         sql<number>`coalesce(l.text_length, length(l.text))`.as('text_length'),
       ])
       .where('l.id', '=', id)

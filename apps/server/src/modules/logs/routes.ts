@@ -5,8 +5,8 @@ import type { LogService } from './service.js';
 import type { AbnormalLogUpload } from './upload.js';
 
 export function logRoutes(router: Router, service: LogService, upload: AbnormalLogUpload) {
-  router.add(logs.listOperationLog, async ({ session, params }) => {
-    const { rows, total } = await service.operations(session.user.orgId, params);
+  router.add(logs.listOperationLog, async ({ session, params, language }) => {
+    const { rows, total } = await service.operations(session.user.orgId, params, language);
     return { hhtStatus: 'success', listObject: rows, totalRecords: total };
   });
 

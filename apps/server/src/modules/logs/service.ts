@@ -1,10 +1,10 @@
-import { dayBounds, device, logs } from '@panelfleet/contract';
+import { dayBounds, device, logs, type Language } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { pageOffset } from '../../http/access.js';
 import type { SessionUser } from '../../http/router.js';
 import { Refusal } from '../../refusal.js';
 import { customerScope } from '../customers/policy.js';
-import type { OperationLog } from '../operation-log/repository.js';
+import { contentOf, type OperationLog } from '../operation-log/repository.js';
 import type { LogRepository } from './repository.js';
 
 /** Characters a download reads at a time. */
@@ -18,7 +18,12 @@ const DOWNLOAD_CHUNK = 256 * 1024;
 export class LogService {
   constructor(private readonly deps: { repository: LogRepository; clock: Clock; log: OperationLog }) {}
 
-  async operations(orgId: number, params: { start: number; size: number; content?: string }) {
+  /** A page of the organisation's operation log, its content in the caller's language. */
+  async operations(
+    orgId: number,
+    params: { start: number; size: number; content?: string },
+    language: Language,
+  ) {
     const { rows, total } = await this.deps.repository.operationPage(
       orgId,
       pageOffset(params.start, params.size),
@@ -29,7 +34,7 @@ export class LogService {
       total,
       rows: rows.map((r): logs.OperationLogRecord => ({
         id: r.id,
-        content: r.content,
+        ...contentOf(r, language),
         userName: r.user_name,
         operationType: r.action,
         operatorIp: r.ip,
@@ -132,11 +137,9 @@ export class LogService {
     );
     // Two operators at once: the second finds it processed.
     if (!changed) throw new Refusal('abnormalLog.alreadyProcessed', 'conflict');
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'processAbnormalLog',
-      `processed abnormal log ${id} (${found.file_name})`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'processAbnormalLog', {
+      k: 'abnormalLog',
+      v: { file: found.file_name, device: found.device_key },
+    });
   }
 }

@@ -1,4 +1,4 @@
-import type { machineTypes } from '@panelfleet/contract';
+import { oplog, type machineTypes } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { pageOffset } from '../../http/access.js';
@@ -89,12 +89,10 @@ export class MachineTypeService {
         values.inputSourceIds,
       ),
     );
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'addMachineType',
-      `added machine type ${values.machineType} with ${values.inputSourceIds.length} input sources`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'addMachineType', {
+      k: 'machineType',
+      v: { name: values.machineType, sources: oplog.counted('inputSource', values.inputSourceIds.length) },
+    });
     return id;
   }
 
@@ -115,12 +113,15 @@ export class MachineTypeService {
         values.inputSourceIds,
       ),
     );
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'updateMachineType',
-      `changed machine type ${existing.name} to ${values.machineType} (state ${enabled}, ${values.inputSourceIds.length} input sources)`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'updateMachineType', {
+      k: 'machineTypeChanged',
+      v: {
+        old: existing.name,
+        name: values.machineType,
+        state: oplog.term(enabled === 1 ? 'state.enabled' : 'state.disabled'),
+        sources: oplog.counted('inputSource', values.inputSourceIds.length),
+      },
+    });
   }
 
   async delete(caller: SessionUser, id: number, ip: string): Promise<void> {
@@ -128,7 +129,10 @@ export class MachineTypeService {
     const references = await this.references(existing.name);
     if (references) throw new Refusal('machineType.inUse', 'conflict', { count: references });
     await this.deps.repository.delete(existing.id);
-    await this.deps.log.recordBy(caller, ip, 'deleteMachineType', `deleted machine type ${existing.name}`);
+    await this.deps.log.recordBy(caller, ip, 'deleteMachineType', {
+      k: 'name',
+      v: { name: existing.name },
+    });
   }
 
   /** Every reference, whoever owns it: the lock does not depend on who asks. */

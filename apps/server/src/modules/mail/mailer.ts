@@ -12,9 +12,20 @@ export interface MailMessage {
   link?: string;
 }
 
+/** Where mail goes: an SMTP server, or the outbox folder when none is set up (SMTP_URL empty). */
+export type MailDelivery = 'smtp' | 'outbox';
+
 export interface Mailer {
+  readonly delivery: MailDelivery;
   send(message: MailMessage): Promise<void>;
 }
+
+/**
+ * The key of a "mail sent" message as it is true for the deployment: `key` when an SMTP server
+ * took the mail, `<key>Outbox` ("… was written to the server's outbox folder") when none is set up.
+ */
+export const mailSentKey = (delivery: MailDelivery, key: string) =>
+  delivery === 'outbox' ? `${key}Outbox` : key;
 
 export const MAIL_FROM = 'PanelFleet <no-reply@panelfleet.local>';
 
@@ -22,6 +33,7 @@ export const MAIL_FROM = 'PanelFleet <no-reply@panelfleet.local>';
 export function smtpMailer(smtpUrl: string, from = MAIL_FROM): Mailer {
   const transport: Transporter = nodemailer.createTransport(smtpUrl);
   return {
+    delivery: 'smtp',
     async send(message) {
       await transport.sendMail({
         from,
@@ -43,6 +55,7 @@ export function outboxMailer(outboxDir: string, log: FastifyBaseLogger, from = M
   fs.mkdirSync(outboxDir, { recursive: true });
   let sequence = 0;
   return {
+    delivery: 'outbox',
     async send(message) {
       const info = await transport.sendMail({
         from,

@@ -2,13 +2,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { materials } from '@panelfleet/contract';
+import { materials, oplog } from '@panelfleet/contract';
 import sharp from 'sharp';
 import type { Clock } from '../../clock.js';
 import { FileMissing, type ByteSpan, type FileStore } from '../../files/store.js';
 import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { OperationLog } from '../operation-log/repository.js';
+import { fileSize } from '../operation-log/words.js';
 import type { MaterialRecord, MaterialRepository } from './repository.js';
 import { DETECTORS, mediaTypeOf } from './media-type.js';
 import { receiveMedia, type IncomingFile } from './receive-media.js';
@@ -20,7 +21,6 @@ const STORED_NAME = /^[a-f0-9]{32}\.[a-z0-9]{2,4}$/;
 const THUMB_WIDTH = 320;
 /** Decoding stops above this many pixels (a small file may announce a huge canvas). */
 const MAX_IMAGE_PIXELS = 100_000_000;
-const KIND_WORDS: Record<materials.MaterialKind, string> = { image: 'image', audio: 'audio', video: 'video' };
 const MAX_NAME_LENGTH = 255;
 
 /** The name as the browser gave it, without any folder part, cut to what the column holds. */
@@ -69,7 +69,7 @@ export class MaterialService {
       files: FileStore;
       /** A local directory for files being received and checked (nothing stays there). */
       workDir: string;
-      /** Whether a program plays the material (wired by the composition root; programs sit above materials). */
+      /** Whether a program plays the material (from the root; programs sit above materials). */
       inUse?: (orgId: number, materialId: number) => Promise<boolean>;
       /** How video poster frames are made (ffmpeg); none are made without it. */
       poster?: PosterSettings;
@@ -166,12 +166,15 @@ export class MaterialService {
         created_by: caller.id,
         created_at: this.deps.clock.now(),
       });
-      await this.deps.log.recordBy(
-        caller,
-        ip,
-        'insertMaterial',
-        `uploaded ${KIND_WORDS[kind]} ${name} (${received.format}, ${received.size} bytes, sha256 ${received.sha256})`,
-      );
+      await this.deps.log.recordBy(caller, ip, 'insertMaterial', {
+        k: 'material',
+        v: {
+          kind: oplog.term(`materialKind.${kind}`),
+          name,
+          format: received.format.toUpperCase(),
+          size: fileSize(received.size),
+        },
+      });
       return await this.toMaterial(row);
     } catch (error) {
       await fs.promises.rm(received.tempPath, { force: true });
@@ -200,7 +203,7 @@ export class MaterialService {
         caller,
         ip,
         claimed.fileName,
-        { stream: fs.createReadStream(claimed.absolute), truncated: () => false },
+        { stream: await claimed.read(), truncated: () => false },
         'video',
       );
     } catch (error) {
@@ -209,7 +212,6 @@ export class MaterialService {
       else await claimed.giveBack();
       throw error;
     }
-    await fs.promises.rm(claimed.absolute, { force: true });
     await claimed.done();
     return stored;
   }
@@ -305,12 +307,10 @@ export class MaterialService {
     await this.files.delete(this.keyOf(row));
     await this.files.delete(thumbKey(row.stored_name));
     const kind = materials.MATERIAL_KIND_OF[row.file_type] ?? 'audio';
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'deleteMaterial',
-      `deleted ${KIND_WORDS[kind]} ${row.file_name} (id ${row.id})`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'deleteMaterial', {
+      k: 'materialDeleted',
+      v: { kind: oplog.term(`materialKind.${kind}`), name: row.file_name },
+    });
     return kind;
   }
 
@@ -331,6 +331,7 @@ export class MaterialService {
       size: Number(record.file_size),
       sha256: record.sha256,
       mediaType: mediaTypeOf(record.file_type, record.format as materials.MediaFormat),
+      name: record.file_name,
     };
   }
 

@@ -13,7 +13,7 @@ export class NotificationRepository {
   device(orgId: number, deviceId: number) {
     return this.db
       .selectFrom('devices')
-      .select(['id', 'device_key as deviceKey', 'state'])
+      .select(['id', 'device_key as deviceKey', 'name', 'state'])
       .where('org_id', '=', orgId)
       .where('id', '=', deviceId)
       .executeTakeFirst();

@@ -1,4 +1,4 @@
-import { materials, notifications } from '@panelfleet/contract';
+import { materials, notifications, oplog } from '@panelfleet/contract';
 import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { CommandService } from '../commands/service.js';
@@ -29,26 +29,29 @@ export class NotificationService {
 
   async send(caller: SessionUser, ip: string, message: notifications.SendMessage): Promise<string[]> {
     const orgId = caller.orgId;
-    const targets =
-      'deviceId' in message.target
-        ? [await this.oneDevice(orgId, message.target.deviceId)]
-        : await this.labelDevices(orgId, message.target.tagIds);
+    const one =
+      'deviceId' in message.target ? await this.oneDevice(orgId, message.target.deviceId) : undefined;
+    const targets = one
+      ? [{ id: one.id, deviceKey: one.deviceKey }]
+      : await this.labelDevices(orgId, (message.target as { tagIds: number[] }).tagIds);
     const value = await this.valueOf(orgId, message);
     const ids = await this.deps.commands.create(orgId, caller.id, targets, 'NOTIFY', value);
-    const where =
-      'deviceId' in message.target
-        ? `device ${message.target.deviceId}`
-        : `labels ${message.target.tagIds.join(',')}`;
-    const kind =
-      message.level === 0
-        ? `emergency, audio ${message.audio}${message.materialId ? ` (material ${message.materialId})` : ''}`
-        : `ordinary, ${message.position}`;
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'sendMessage',
-      `notification "${message.title}" (${kind}) to ${where}: ${ids.length} panels`,
-    );
+    const where: oplog.OperationValue = one
+      ? `${one.name} (${one.deviceKey})`
+      : oplog.term('labels', {
+          labels: (await this.deps.labels.list(orgId))
+            .filter((l) => (message.target as { tagIds: number[] }).tagIds.includes(l.id))
+            .map((l) => l.name),
+        });
+    await this.deps.log.recordBy(caller, ip, 'sendMessage', {
+      k: 'notification',
+      v: {
+        title: message.title,
+        level: oplog.term(message.level === 0 ? 'level.emergency' : 'level.ordinary'),
+        target: where,
+        count: oplog.counted('panel', ids.length),
+      },
+    });
     return ids;
   }
 
@@ -65,11 +68,11 @@ export class NotificationService {
     }));
   }
 
-  private async oneDevice(orgId: number, deviceId: number): Promise<NoticeTarget> {
+  private async oneDevice(orgId: number, deviceId: number) {
     const found = await this.deps.repository.device(orgId, deviceId);
     if (!found) throw new Refusal('device.notFound', 'notFound');
     if (found.state !== 1) throw new Refusal('device.disabled', 'invalid');
-    return { id: found.id, deviceKey: found.deviceKey };
+    return found;
   }
 
   private async labelDevices(orgId: number, labelIds: number[]): Promise<NoticeTarget[]> {

@@ -156,7 +156,7 @@ export class OtaFileService {
     let stored = false;
     let id: number | undefined;
     try {
-      await this.deps.files.putFile(relative, upload.absolute, { keep: true });
+      await upload.storeAs(this.deps.files, relative);
       stored = true;
       const signed = this.sign(f.otaVersion, upload.size, upload.sha256, fit);
       const now = this.deps.clock.now();
@@ -188,12 +188,10 @@ export class OtaFileService {
       throw err;
     }
     await upload.done();
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'otaFile.add',
-      `published ${upload.fileName} as OTA ${f.otaVersion}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'otaFile.add', {
+      k: 'otaFile',
+      v: { file: upload.fileName, version: f.otaVersion },
+    });
     return id;
   }
 
@@ -215,12 +213,10 @@ export class OtaFileService {
       fit.machineTypes.map((m) => m.id),
       fit.versions.map((v) => v.id),
     );
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'otaFile.update',
-      `changed OTA file ${row.file_name} (${row.ota_version})`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'otaFile.update', {
+      k: 'otaFile',
+      v: { file: row.file_name, version: row.ota_version },
+    });
   }
 
   async delete(caller: SessionUser, ip: string, id: number) {
@@ -229,12 +225,10 @@ export class OtaFileService {
     if (open) throw new Refusal('ota.fileInUse', 'conflict', { count: open });
     await this.deps.fileRecords.delete(caller.orgId, id);
     await this.deps.files.delete(row.stored_path);
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'otaFile.delete',
-      `deleted OTA file ${row.file_name} (${row.ota_version})`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'otaFile.delete', {
+      k: 'otaFile',
+      v: { file: row.file_name, version: row.ota_version },
+    });
   }
 
   // ---- descriptions ----
@@ -305,12 +299,10 @@ export class OtaFileService {
       updated_at: now,
     });
     if (id === undefined) throw new Refusal('ota.languageTaken', 'conflict');
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'otaFile.description',
-      `described ${file.file_name} in ${f.language}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'otaFile.description', {
+      k: 'otaDescriptionAdded',
+      v: { file: file.file_name, language: f.language },
+    });
     return id;
   }
 
@@ -332,12 +324,10 @@ export class OtaFileService {
       if (isUniqueViolation(err)) throw new Refusal('ota.languageTaken', 'conflict');
       throw err;
     }
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'otaFile.description',
-      `changed the ${f.language} description of ${d.file_name}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'otaFile.description', {
+      k: 'otaDescriptionChanged',
+      v: { file: d.file_name, language: f.language },
+    });
   }
 
   async updateRemind(caller: SessionUser, ip: string, id: number, remindText: string) {
@@ -347,23 +337,19 @@ export class OtaFileService {
       update_user: caller.userName,
       updated_at: this.deps.clock.now(),
     });
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'otaFile.remind',
-      `changed the ${d.language} reminder of ${d.file_name}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'otaFile.remind', {
+      k: 'otaReminderChanged',
+      v: { file: d.file_name, language: d.language },
+    });
   }
 
   async deleteDescription(caller: SessionUser, ip: string, id: number) {
     const d = await this.ownDescription(caller, id);
     await this.deps.fileRecords.deleteDescription(d.id);
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'otaFile.description',
-      `deleted the ${d.language} description of ${d.file_name}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'otaFile.description', {
+      k: 'otaDescriptionDeleted',
+      v: { file: d.file_name, language: d.language },
+    });
   }
 
   async machineTypeOptions() {

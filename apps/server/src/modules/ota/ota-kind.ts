@@ -1,8 +1,9 @@
 import { compareVersions, ipMatches } from '@panelfleet/contract';
 import { storedOta } from '../downloads/ota.js';
 import { OTA_TTL_MS } from '../commands/service.js';
-import type { Candidate, TaskRecord } from '../rollouts/repository.js';
-import type { Decision, RolloutKind } from '../rollouts/engine.js';
+import type { Decision, RolloutKind } from '../rollouts/kind.js';
+import type { TaskRecord } from '../rollouts/repository.js';
+import type { Candidate } from '../rollouts/target-repository.js';
 import type { OtaFileRepository } from './file-repository.js';
 import type { OtaRuleRepository } from './rule-repository.js';
 
@@ -32,8 +33,9 @@ export class OtaRolloutKind implements RolloutKind {
   constructor(
     private readonly files: OtaFileRepository,
     private readonly rules: OtaRuleRepository,
-    /** The reminder of a machine type and version in a panel's language (the tips module). */
+    /** The reminder of a machine type and version reaching a company's panel, in its language (the tips module). */
     private readonly reminderFor: (
+      companyOrgId: number,
       machineType: string,
       version: string,
       language: string,
@@ -51,7 +53,7 @@ export class OtaRolloutKind implements RolloutKind {
       if (!trait?.machineType) continue;
       const key = `${trait.machineType}\u0000${trait.language}`;
       if (!reminders.has(key))
-        reminders.set(key, await this.reminderFor(trait.machineType, version, trait.language));
+        reminders.set(key, await this.reminderFor(task.org_id, trait.machineType, version, trait.language));
       const reminder = reminders.get(key);
       if (reminder) out.set(c.deviceId, { ...(value as object), reminder });
     }

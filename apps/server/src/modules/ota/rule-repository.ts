@@ -187,7 +187,7 @@ export class OtaRuleRepository {
     return this.db
       .selectFrom('ota_rule_ips')
       .innerJoin('ota_rules', 'ota_rules.id', 'ota_rule_ips.rule_id')
-      .select('ota_rule_ips.id')
+      .select(['ota_rule_ips.id', 'ota_rule_ips.rule_id', 'ota_rule_ips.ip'])
       .where('ota_rules.org_id', '=', orgId)
       .where('ota_rule_ips.id', '=', id)
       .executeTakeFirst();
@@ -245,7 +245,7 @@ export class OtaRuleRepository {
     return this.db
       .selectFrom('ota_rule_serials')
       .innerJoin('ota_rules', 'ota_rules.id', 'ota_rule_serials.rule_id')
-      .select('ota_rule_serials.id')
+      .select(['ota_rule_serials.id', 'ota_rule_serials.rule_id', 'ota_rule_serials.device_key'])
       .where('ota_rules.org_id', '=', orgId)
       .where('ota_rule_serials.id', '=', id)
       .executeTakeFirst();

@@ -1,4 +1,4 @@
-import { timeZoneOffset, parseLocalDateTime, type otaRules } from '@panelfleet/contract';
+import { oplog, timeZoneOffset, parseLocalDateTime, type otaRules } from '@panelfleet/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { pageOffset } from '../../http/access.js';
@@ -55,7 +55,7 @@ export class OtaRuleService {
       updated_at: now,
     });
     if (id === undefined) throw new Refusal('otaRule.nameTaken', 'conflict');
-    await this.deps.log.recordBy(caller, ip, 'otaRule.add', `added upgrade policy ${f.name}`);
+    await this.deps.log.recordBy(caller, ip, 'otaRule.add', { k: 'name', v: { name: f.name } });
     return id;
   }
 
@@ -70,7 +70,7 @@ export class OtaRuleService {
       updated_at: this.deps.clock.now(),
     });
     if (!ok) throw new Refusal('otaRule.nameTaken', 'conflict');
-    await this.deps.log.recordBy(caller, ip, 'otaRule.update', `changed upgrade policy ${f.name}`);
+    await this.deps.log.recordBy(caller, ip, 'otaRule.update', { k: 'name', v: { name: f.name } });
   }
 
   async delete(caller: SessionUser, ip: string, id: number) {
@@ -78,7 +78,7 @@ export class OtaRuleService {
     const files = (await this.deps.rules.listCounts([id])).files.get(id) ?? 0;
     if (files) throw new Refusal('otaRule.inUse', 'conflict', { count: files });
     await this.deps.rules.delete(caller.orgId, id);
-    await this.deps.log.recordBy(caller, ip, 'otaRule.delete', `deleted upgrade policy ${rule.name}`);
+    await this.deps.log.recordBy(caller, ip, 'otaRule.delete', { k: 'name', v: { name: rule.name } });
   }
 
   async find(caller: SessionUser, id: number): Promise<RuleRecord> {
@@ -126,12 +126,10 @@ export class OtaRuleService {
     const rule = await this.find(caller, f.otaRuleId);
     const id = await this.deps.rules.insertZone(this.zoneRow(rule.id, f));
     if (id === undefined) throw new Refusal('otaRule.zoneTaken', 'conflict');
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'otaRule.zone',
-      `policy ${rule.name}: ${f.timeZone} from ${f.startTime}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'otaRule.zone', {
+      k: 'policyWindow',
+      v: { policy: rule.name, zone: f.timeZone, start: f.startTime },
+    });
     return id;
   }
 
@@ -144,19 +142,22 @@ export class OtaRuleService {
     if (!zone || zone.rule_id !== f.otaRuleId) throw new Refusal('otaRule.zoneNotFound', 'notFound');
     if (!(await this.deps.rules.updateZone(zone.id, this.zoneRow(zone.rule_id, f))))
       throw new Refusal('otaRule.zoneTaken', 'conflict');
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'otaRule.zone',
-      `changed window ${f.timeZone} from ${f.startTime}`,
-    );
+    const rule = await this.find(caller, zone.rule_id);
+    await this.deps.log.recordBy(caller, ip, 'otaRule.zone', {
+      k: 'policyWindow',
+      v: { policy: rule.name, zone: f.timeZone, start: f.startTime },
+    });
   }
 
   async deleteZone(caller: SessionUser, ip: string, id: number) {
     const zone = await this.deps.rules.findZone(caller.orgId, id);
     if (!zone) throw new Refusal('otaRule.zoneNotFound', 'notFound');
+    const rule = await this.find(caller, zone.rule_id);
     await this.deps.rules.deleteZone(zone.id);
-    await this.deps.log.recordBy(caller, ip, 'otaRule.zone', `deleted window ${zone.time_zone}`);
+    await this.deps.log.recordBy(caller, ip, 'otaRule.zone', {
+      k: 'policyWindowDeleted',
+      v: { policy: rule.name, zone: zone.time_zone },
+    });
   }
 
   // ---- ips ----
@@ -170,15 +171,22 @@ export class OtaRuleService {
     const rule = await this.find(caller, ruleId);
     const id = await this.deps.rules.insertIp(rule.id, ip.trim());
     if (id === undefined) throw new Refusal('otaRule.ipTaken', 'conflict');
-    await this.deps.log.recordBy(caller, ipOfCaller, 'otaRule.ip', `policy ${rule.name}: allowed ${ip}`);
+    await this.deps.log.recordBy(caller, ipOfCaller, 'otaRule.ip', {
+      k: 'policyIp',
+      v: { policy: rule.name, ip: ip.trim() },
+    });
     return id;
   }
 
   async deleteIp(caller: SessionUser, ipOfCaller: string, id: number) {
     const row = await this.deps.rules.findIp(caller.orgId, id);
     if (!row) throw new Refusal('otaRule.ipNotFound', 'notFound');
+    const rule = await this.find(caller, row.rule_id);
     await this.deps.rules.deleteIp(row.id);
-    await this.deps.log.recordBy(caller, ipOfCaller, 'otaRule.ip', `removed whitelist entry ${id}`);
+    await this.deps.log.recordBy(caller, ipOfCaller, 'otaRule.ip', {
+      k: 'policyIpDeleted',
+      v: { policy: rule.name, ip: row.ip },
+    });
   }
 
   // ---- serial numbers ----
@@ -202,31 +210,31 @@ export class OtaRuleService {
   async addSerials(caller: SessionUser, ip: string, ruleId: number, keys: string[]) {
     const rule = await this.find(caller, ruleId);
     const result = await this.deps.rules.insertSerials(rule.id, keys);
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'otaRule.sn',
-      `policy ${rule.name}: added ${result.added} serial numbers`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'otaRule.sn', {
+      k: 'policySerialsAdded',
+      v: { policy: rule.name, count: oplog.counted('serialNumber', result.added) },
+    });
     return result;
   }
 
   async deleteSerial(caller: SessionUser, ip: string, id: number) {
     const row = await this.deps.rules.findSerial(caller.orgId, id);
     if (!row) throw new Refusal('otaRule.snNotFound', 'notFound');
+    const rule = await this.find(caller, row.rule_id);
     await this.deps.rules.deleteSerial(row.id);
-    await this.deps.log.recordBy(caller, ip, 'otaRule.sn', `removed serial entry ${id}`);
+    await this.deps.log.recordBy(caller, ip, 'otaRule.sn', {
+      k: 'policySerialRemoved',
+      v: { policy: rule.name, serial: row.device_key },
+    });
   }
 
   async clearSerials(caller: SessionUser, ip: string, ruleId: number) {
     const rule = await this.find(caller, ruleId);
     const removed = await this.deps.rules.clearSerials(rule.id);
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'otaRule.sn',
-      `policy ${rule.name}: removed ${removed} serial numbers`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'otaRule.sn', {
+      k: 'policySerialsRemoved',
+      v: { policy: rule.name, count: oplog.counted('serialNumber', removed) },
+    });
     return removed;
   }
 }

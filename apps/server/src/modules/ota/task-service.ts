@@ -2,6 +2,7 @@ import { ALL_IN_ONE_WAVE } from '../rollouts/immediate-task.js';
 import {
   dayBounds,
   OPEN_TASK_STATES,
+  oplog,
   otaLogStatus,
   parseLocalDateTime,
   TARGET_STATES,
@@ -21,14 +22,9 @@ import { customerScope } from '../customers/policy.js';
 import type { LabelRepository } from '../labels/repository.js';
 import type { OperationLog } from '../operation-log/repository.js';
 import type { RolloutEngine } from '../rollouts/engine.js';
-import { tally } from '../rollouts/engine.js';
-import type {
-  RolloutRepository,
-  SkipRule,
-  StateCount,
-  TaskRecord,
-  WaveSizes,
-} from '../rollouts/repository.js';
+import type { RolloutRepository, StateCount, TaskRecord } from '../rollouts/repository.js';
+import { tally } from '../rollouts/tally.js';
+import type { SkipRule, WaveSizes } from '../rollouts/task-creation-repository.js';
 import type { OtaFileService } from './file-service.js';
 import type { OtaFileRepository } from './file-repository.js';
 import { readPayload, type OtaPayload } from './ota-kind.js';
@@ -37,6 +33,8 @@ type Task = z.infer<typeof ota.otaTask>;
 type ForceParams = z.output<typeof ota.forceUpdate.params>;
 
 const OPERATORS = new Set(['2', '4']);
+
+const sortedIds = (ids: number[]) => [...ids].sort((a, b) => a - b).join(',');
 
 /** Force upgrade (a task per click), the task list and manage dialog, and the OTA log. */
 export class OtaTaskService {
@@ -116,15 +114,24 @@ export class OtaTaskService {
         createdBy: caller.id,
         createdByName: caller.userName,
         now,
+        // A double click or a retry of the same file to the same labels makes no second task.
+        sameAs: { key: `labels:${sortedIds(p.tagIds)}`, refusal: 'ota.sameTaskOpen' },
       },
       waves,
     );
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'ota.forceUpdate',
-      `OTA ${file.ota_version} (${file.file_name}) to labels ${p.tagIds.join(',')}: task ${created.id}, ${created.total} panels, ${created.skipped} skipped${p.timeEnable === '1' ? `, at ${p.upgradeTime}` : ''}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'ota.forceUpdate', {
+      k: p.timeEnable === '1' ? 'forceUpgradeAt' : 'forceUpgrade',
+      v: {
+        version: file.ota_version,
+        file: file.file_name,
+        labels: (await this.deps.labels.list(caller.orgId))
+          .filter((l) => p.tagIds.includes(l.id))
+          .map((l) => l.name),
+        count: oplog.counted('panel', created.total),
+        skipped: created.skipped,
+        ...(p.timeEnable === '1' ? { time: p.upgradeTime! } : {}),
+      },
+    });
     this.deps.engine.wake();
     return {
       otaTaskId: created.id,
@@ -268,7 +275,14 @@ export class OtaTaskService {
   async cancel(caller: SessionUser, ip: string, id: number) {
     const task = await this.ownTask(caller, id);
     const cancelled = await this.deps.engine.cancelTask(task);
-    await this.deps.log.recordBy(caller, ip, 'ota.cancel', `cancelled OTA task ${id} (${cancelled} panels)`);
+    await this.deps.log.recordBy(caller, ip, 'ota.cancel', {
+      k: 'taskCancelled',
+      v: {
+        task: id,
+        what: oplog.term('task.ota', { version: task.payload_label }),
+        count: oplog.counted('panel', cancelled),
+      },
+    });
     return cancelled;
   }
 
@@ -281,17 +295,32 @@ export class OtaTaskService {
       throw new Refusal('ota.cancelTooLate', 'conflict');
     const n = await this.deps.engine.cancel(task, deviceId, 'operator');
     if (!n) throw new Refusal('ota.cancelTooLate', 'conflict');
-    await this.deps.log.recordBy(caller, ip, 'ota.cancel', `cancelled device ${deviceId} of OTA task ${id}`);
+    await this.deps.log.recordBy(caller, ip, 'ota.cancel', {
+      k: 'taskDeviceCancelled',
+      v: {
+        task: id,
+        what: oplog.term('task.ota', { version: task.payload_label }),
+        device: target.device_key ? `${target.device_name} (${target.device_key})` : String(deviceId),
+      },
+    });
   }
 
   async pause(caller: SessionUser, ip: string, id: number) {
-    await this.deps.engine.pause(await this.ownTask(caller, id));
-    await this.deps.log.recordBy(caller, ip, 'ota.pause', `paused OTA task ${id}`);
+    const task = await this.ownTask(caller, id);
+    await this.deps.engine.pause(task);
+    await this.deps.log.recordBy(caller, ip, 'ota.pause', {
+      k: 'task',
+      v: { task: id, what: oplog.term('task.ota', { version: task.payload_label }) },
+    });
   }
 
   async resume(caller: SessionUser, ip: string, id: number) {
-    await this.deps.engine.resume(await this.ownTask(caller, id));
-    await this.deps.log.recordBy(caller, ip, 'ota.resume', `resumed OTA task ${id}`);
+    const task = await this.ownTask(caller, id);
+    await this.deps.engine.resume(task);
+    await this.deps.log.recordBy(caller, ip, 'ota.resume', {
+      k: 'task',
+      v: { task: id, what: oplog.term('task.ota', { version: task.payload_label }) },
+    });
   }
 
   async log(

@@ -68,7 +68,7 @@ export class OtaVersionService {
       updated_at: now,
     });
     if (id === undefined) throw new Refusal('otaVersion.nameTaken', 'conflict');
-    await this.deps.log.recordBy(caller, ip, 'otaVersion.add', `added OTA version ${f.otaVersion}`);
+    await this.deps.log.recordBy(caller, ip, 'otaVersion.add', { k: 'name', v: { name: f.otaVersion } });
     return id;
   }
 
@@ -84,12 +84,10 @@ export class OtaVersionService {
       update_man: caller.userName,
       updated_at: this.deps.clock.now(),
     });
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'otaVersion.update',
-      `changed OTA version ${row.name} to ${f.otaVersion}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'otaVersion.update', {
+      k: 'otaVersionChanged',
+      v: { old: row.name, version: f.otaVersion },
+    });
   }
 
   async delete(caller: SessionUser, ip: string, id: number) {
@@ -97,7 +95,7 @@ export class OtaVersionService {
     const refs = (await this.references([row])).get(row.name) ?? 0;
     if (refs) throw new Refusal('otaVersion.inUse', 'conflict', { count: refs });
     await this.deps.versions.delete(id);
-    await this.deps.log.recordBy(caller, ip, 'otaVersion.delete', `deleted OTA version ${row.name}`);
+    await this.deps.log.recordBy(caller, ip, 'otaVersion.delete', { k: 'name', v: { name: row.name } });
   }
 
   private async find(id: number) {

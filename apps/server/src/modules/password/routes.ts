@@ -1,11 +1,15 @@
 import { accounts, translate } from '@panelfleet/contract';
 import type { Router } from '../../http/router.js';
+import { mailSentKey } from '../mail/mailer.js';
 import type { PasswordService } from './service.js';
 
 export function passwordRoutes(router: Router, passwords: PasswordService) {
   router.add(accounts.forgetPassword, async ({ params, language }) => {
     await passwords.forgot(params.email, language);
-    return { hhtStatus: 'success', hhtMsg: translate(language, 'findPassword.sent') };
+    return {
+      hhtStatus: 'success',
+      hhtMsg: translate(language, mailSentKey(passwords.mailDelivery, 'findPassword.sent')),
+    };
   });
 
   router.add(accounts.verificationEmail, async ({ params }) => {

@@ -28,6 +28,11 @@ export class PasswordService {
     },
   ) {}
 
+  /** Where reset mail goes (an SMTP server or the outbox folder), as the replies say. */
+  get mailDelivery() {
+    return this.deps.mailer.delivery;
+  }
+
   /** Mails a reset link to every account with this address; an unknown address is not revealed. */
   async forgot(email: string, language: Language): Promise<void> {
     for (const user of await this.deps.users.findByEmail(email)) await this.mailResetLink(user, language);
@@ -66,7 +71,7 @@ export class PasswordService {
       userName: user.user_name,
       userType: user.user_type,
       action: 'resetPassword',
-      content: 'reset the password by mailed link',
+      content: { k: 'passwordResetByLink' },
       ip,
     });
   }
@@ -84,7 +89,7 @@ export class PasswordService {
       userName: user.user_name,
       userType: user.user_type,
       action: 'changePassword',
-      content: 'changed the password',
+      content: { k: 'passwordChanged' },
       ip,
     });
   }

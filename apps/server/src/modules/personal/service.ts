@@ -11,6 +11,6 @@ export class PersonalService {
     // Only one's own profile: any other id is answered as an id that does not exist.
     if (userId !== caller.id) throw new Refusal('user.notFound', 'notFound');
     await this.deps.users.setContact(caller.id, contact);
-    await this.deps.log.recordBy(caller, ip, 'updatePersonal', 'changed e-mail and phone');
+    await this.deps.log.recordBy(caller, ip, 'updatePersonal', { k: 'personalChanged' });
   }
 }

@@ -1,6 +1,7 @@
 import { OTA_TTL_MS } from '../commands/service.js';
-import type { Candidate, TaskRecord } from '../rollouts/repository.js';
-import type { Decision, RolloutKind } from '../rollouts/engine.js';
+import type { Decision, RolloutKind } from '../rollouts/kind.js';
+import type { TaskRecord } from '../rollouts/repository.js';
+import type { Candidate } from '../rollouts/target-repository.js';
 
 /**
  * Program publishing as a rollout kind: the command is `PROGRAM` with the playlist and the files

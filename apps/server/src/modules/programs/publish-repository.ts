@@ -96,11 +96,12 @@ export class PublishRepository {
   /** A panel's row in a task (undefined when the panel is not in it). */
   async targetOf(orgId: number, taskId: number, deviceId: number) {
     return this.db
-      .selectFrom('rollout_targets')
-      .select(['id', 'state', 'reason'])
-      .where('org_id', '=', orgId)
-      .where('task_id', '=', taskId)
-      .where('device_id', '=', deviceId)
+      .selectFrom('rollout_targets as t')
+      .leftJoin('devices as d', 'd.id', 't.device_id')
+      .select(['t.id', 't.state', 't.reason', 'd.name as device_name', 'd.device_key'])
+      .where('t.org_id', '=', orgId)
+      .where('t.task_id', '=', taskId)
+      .where('t.device_id', '=', deviceId)
       .executeTakeFirst();
   }
 

@@ -1,5 +1,5 @@
 import { immediateTask } from '../rollouts/immediate-task.js';
-import { programs } from '@panelfleet/contract';
+import { oplog, programs } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { pageOffset } from '../../http/access.js';
 import type { SessionUser } from '../../http/router.js';
@@ -13,12 +13,16 @@ import type { RolloutRepository } from '../rollouts/repository.js';
 import type { PublishRepository } from './publish-repository.js';
 import { parseItems, type ProgramService } from './service.js';
 
+const sortedIds = (ids: number[]) => [...ids].sort((a, b) => a - b).join(',');
+
 /** A material's file as a panel fetches it. */
 export interface PlayableFile {
   path: string;
   size: number;
   sha256: string;
   mediaType: string;
+  /** The material's name as uploaded (display only). */
+  name?: string;
 }
 
 /**
@@ -69,19 +73,28 @@ export class PublishService {
     const now = this.deps.clock.now();
     let created;
     try {
+      const [task, waves] = immediateTask({
+        orgId: caller.orgId,
+        kind: 'program',
+        payloadId: row.id,
+        payload: { value },
+        payloadLabel: row.name.slice(0, 64),
+        labelIds: p.tagIds,
+        deviceIds: p.deviceIds,
+        createdBy: caller.id,
+        createdByName: caller.userName,
+        now,
+      });
+      const targets = p.deviceIds.length
+        ? `devices:${sortedIds(p.deviceIds)}`
+        : `labels:${sortedIds(p.tagIds)}`;
       created = await this.deps.rollouts.createTask(
-        ...immediateTask({
-          orgId: caller.orgId,
-          kind: 'program',
-          payloadId: row.id,
-          payload: { value },
-          payloadLabel: row.name.slice(0, 64),
-          labelIds: p.tagIds,
-          deviceIds: p.deviceIds,
-          createdBy: caller.id,
-          createdByName: caller.userName,
-          now,
-        }),
+        // The same revision to the same panels while it is being published: no second task.
+        {
+          ...task,
+          sameAs: { key: `revision:${row.revision};${targets}`, refusal: 'program.samePublishOpen' },
+        },
+        waves,
       );
     } catch (error) {
       // Labels without panels make no task.
@@ -90,12 +103,10 @@ export class PublishService {
       throw error;
     }
     this.deps.rollouts.wake();
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'program.publish',
-      `published program ${row.name} (id ${row.id}) to ${created.total} panels: task ${created.id}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'program.publish', {
+      k: 'programPublish',
+      v: { name: row.name, count: oplog.counted('panel', created.total), task: created.id },
+    });
     return { taskId: created.id, deviceCount: created.total, skippedCount: created.skipped };
   }
 
@@ -123,7 +134,13 @@ export class PublishService {
         if (error instanceof RegisterError) throw new Refusal('program.materialDamaged', 'conflict');
         throw error;
       });
-      stored.push({ type: item.type, duration: item.duration, file: registered, mediaType: file.mediaType });
+      stored.push({
+        type: item.type,
+        duration: item.duration,
+        file: registered,
+        mediaType: file.mediaType,
+        ...(file.name ? { name: file.name.slice(0, 255) } : {}),
+      });
     }
     return storedProgramValue.parse({ programId, revision, name, playTime, items: stored });
   }
@@ -192,12 +209,14 @@ export class PublishService {
         throw new Refusal('program.nothingToCancel', 'conflict');
       throw error;
     }
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'program.cancel',
-      `cancelled publish task ${taskId} of program ${task.payload_id} (${cancelled} panels)`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'program.cancel', {
+      k: 'taskCancelled',
+      v: {
+        task: taskId,
+        what: oplog.term('task.program', { name: task.payload_label }),
+        count: oplog.counted('panel', cancelled),
+      },
+    });
     return cancelled;
   }
 
@@ -205,16 +224,18 @@ export class PublishService {
   async cancelDevice(caller: SessionUser, ip: string, taskId: number, deviceId: number) {
     const task = await this.deps.repository.taskOf(caller.orgId, taskId);
     if (!task) throw new Refusal('program.taskNotFound', 'notFound');
-    if (!(await this.deps.repository.targetOf(caller.orgId, taskId, deviceId)))
-      throw new Refusal('device.notFound', 'notFound');
+    const target = await this.deps.repository.targetOf(caller.orgId, taskId, deviceId);
+    if (!target) throw new Refusal('device.notFound', 'notFound');
     // Finished, failed or cancelled meanwhile: the same condition holds in the update.
     if (!(await this.deps.engine.cancel(task, deviceId, 'operator')))
       throw new Refusal('program.cancelTooLate', 'conflict');
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'program.cancel',
-      `cancelled device ${deviceId} of publish task ${taskId} (program ${task.payload_id})`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'program.cancel', {
+      k: 'taskDeviceCancelled',
+      v: {
+        task: taskId,
+        what: oplog.term('task.program', { name: task.payload_label }),
+        device: target.device_key ? `${target.device_name} (${target.device_key})` : String(deviceId),
+      },
+    });
   }
 }

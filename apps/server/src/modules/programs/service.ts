@@ -1,4 +1,4 @@
-import { programs, type materials } from '@panelfleet/contract';
+import { oplog, programs, type materials } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { pageOffset } from '../../http/access.js';
 import type { SessionUser } from '../../http/router.js';
@@ -8,7 +8,7 @@ import type { ProgramRecord, ProgramRepository, StepRecord } from './repository.
 
 type ProgramStatus = programs.ProgramStatus;
 
-/** What the programs need of the materials library (the composition root hands it over). */
+/** What the programs need of the materials library (the programs entry hands it over). */
 export interface MaterialLookup {
   findMany(orgId: number, ids: number[]): Promise<materials.Material[]>;
 }
@@ -81,7 +81,7 @@ export class ProgramService {
       { id: caller.id, name: caller.userName },
       this.deps.clock.now(),
     );
-    await this.deps.log.recordBy(caller, ip, 'program.insert', `created program ${write.name} (id ${id})`);
+    await this.deps.log.recordBy(caller, ip, 'program.insert', { k: 'program', v: { name: write.name } });
     return id;
   }
 
@@ -99,12 +99,10 @@ export class ProgramService {
       now: this.deps.clock.now(),
     });
     if (!saved) throw new Refusal('program.changed', 'conflict');
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'program.update',
-      `edited program ${write.name} (id ${id})${wasApproved ? '; approval withdrawn' : ''}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'program.update', {
+      k: wasApproved ? 'programApprovalWithdrawn' : 'program',
+      v: { name: write.name },
+    });
     return wasApproved;
   }
 
@@ -115,7 +113,7 @@ export class ProgramService {
       throw new Refusal('program.underReview', 'conflict');
     if (!(await this.deps.repository.remove(caller.orgId, id, row.revision)))
       throw new Refusal('program.changed', 'conflict');
-    await this.deps.log.recordBy(caller, ip, 'program.delete', `deleted program ${row.name} (id ${id})`);
+    await this.deps.log.recordBy(caller, ip, 'program.delete', { k: 'program', v: { name: row.name } });
   }
 
   /** One approval step (submit, pass or refuse); returns the program's new status. */
@@ -152,17 +150,13 @@ export class ProgramService {
       submitting,
     );
     if (!moved) throw new Refusal('program.changed', 'conflict');
-    const what = submitting
-      ? 'submitted'
-      : status === 1
-        ? `passed level ${flow.role}`
-        : `refused at level ${flow.role}`;
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'program.approval',
-      `${what} program ${row.name} (id ${id}): ${reason}`,
-    );
+    const step = submitting
+      ? oplog.term('approval.submit')
+      : oplog.term(status === 1 ? 'approval.pass' : 'approval.refuse', { level: flow.role });
+    await this.deps.log.recordBy(caller, ip, 'program.approval', {
+      k: 'programApproval',
+      v: { name: row.name, step, reason },
+    });
     return to;
   }
 

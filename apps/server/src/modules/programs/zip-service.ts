@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { programs, type materials } from '@panelfleet/contract';
+import { oplog, programs, type materials } from '@panelfleet/contract';
 import type { SessionUser } from '../../http/router.js';
 import { Refusal } from '../../refusal.js';
 import type { IncomingFile } from '../materials/receive-media.js';
@@ -174,12 +174,10 @@ export class ProgramZipService {
         playTime: manifest.playTime,
         content: items,
       });
-      await this.deps.log.recordBy(
-        caller,
-        ip,
-        'program.importZip',
-        `imported program ${manifest.name} (id ${programId}) with ${made.length} materials`,
-      );
+      await this.deps.log.recordBy(caller, ip, 'program.importZip', {
+        k: 'programImported',
+        v: { name: manifest.name, count: oplog.counted('material', made.length) },
+      });
       return { programId, materialCount: made.length };
     } catch (error) {
       await this.deps.materials.discard(caller.orgId, made);

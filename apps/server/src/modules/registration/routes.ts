@@ -1,5 +1,6 @@
 import { accounts, translate } from '@panelfleet/contract';
 import type { Router } from '../../http/router.js';
+import { mailSentKey } from '../mail/mailer.js';
 import type { RegistrationService } from './service.js';
 
 export function registrationRoutes(router: Router, registration: RegistrationService) {
@@ -10,7 +11,12 @@ export function registrationRoutes(router: Router, registration: RegistrationSer
 
   router.add(accounts.register, async ({ params, language, ip }) => {
     await registration.register(params, language, ip);
-    return { hhtStatus: 'success', hhtMsg: translate(language, 'register.success', { email: params.email }) };
+    return {
+      hhtStatus: 'success',
+      hhtMsg: translate(language, mailSentKey(registration.mailDelivery, 'register.success'), {
+        email: params.email,
+      }),
+    };
   });
 
   router.add(accounts.userActivation, async ({ params, language, ip }) => {
@@ -20,6 +26,9 @@ export function registrationRoutes(router: Router, registration: RegistrationSer
 
   router.add(accounts.sendActivationEmail, async ({ session, language }) => {
     const email = await registration.resendActivation(session.user.id, language);
-    return { hhtStatus: 'success', hhtMsg: translate(language, 'activation.sent', { email }) };
+    return {
+      hhtStatus: 'success',
+      hhtMsg: translate(language, mailSentKey(registration.mailDelivery, 'activation.sent'), { email }),
+    };
   });
 }

@@ -39,6 +39,11 @@ export class RegistrationService {
     },
   ) {}
 
+  /** Where activation mail goes (an SMTP server or the outbox folder), as the replies say. */
+  get mailDelivery() {
+    return this.deps.mailer.delivery;
+  }
+
   salespeople() {
     return this.deps.repository.salespeopleOnTheJob();
   }
@@ -92,7 +97,7 @@ export class RegistrationService {
       userName: input.userName,
       userType: '2',
       action: 'register',
-      content: `registered ${input.companyName} with license ${license.license_key}`,
+      content: { k: 'register', v: { company: input.companyName, license: license.license_key } },
       ip,
     });
     await this.sendActivation(userId, input.userName, input.email, language);
@@ -130,7 +135,7 @@ export class RegistrationService {
       userName: user.user_name,
       userType: user.user_type,
       action: 'activate',
-      content: 'activated the account',
+      content: { k: 'accountActivated' },
       ip,
     });
   }

@@ -1,8 +1,9 @@
 import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { reportTime, translate, type Language, type reports } from '@panelfleet/contract';
+import { oplog, reportTime, translate, type Language, type reports } from '@panelfleet/contract';
 import type { ReportPlan, ReportRow } from './service.js';
 import { sharedStyles } from './shared-styles.js';
+import { SheetRows } from './sheet-rows.js';
 
 type Kind = reports.ReportKind;
 
@@ -16,7 +17,7 @@ interface Column {
   width: number;
   numFmt?: string;
   /** The cell of a row: a Date, a number or a string. */
-  cell(row: ReportRow, plan: ReportPlan): Date | number | string;
+  cell(row: ReportRow, plan: ReportPlan, language: Language): Date | number | string;
   /** The text of the preview. */
   text(row: ReportRow, plan: ReportPlan, language: Language): string;
 }
@@ -31,6 +32,13 @@ const PERIOD_FORMATS: Record<reportTime.ReportSign, string> = {
 
 /** A calendar day as Excel stores dates: the day itself, without a zone. */
 const dayDate = (day: string) => new Date(`${day}T00:00:00Z`);
+/** A period's first day as a date, made once per period (the writer does not change a date). */
+const periodDates = new WeakMap<reportTime.Bucket, Date>();
+function periodDate(period: reportTime.Bucket): Date {
+  let date = periodDates.get(period);
+  if (!date) periodDates.set(period, (date = dayDate(period.firstDay)));
+  return date;
+}
 /** An instant as the wall-clock time of the zone, for Excel, which has no zones. */
 function wallClock(epochMs: number, zone: string): Date {
   const p = reportTime.zonedParts(epochMs, zone);
@@ -51,6 +59,9 @@ const duration = (ms: number, language: Language) =>
     language === 'zh-CN' ? '' : ' ',
   );
 
+const typeText = (action: string, language: Language) =>
+  oplog.operationTypeText(action, (key, vars) => translate(language, key, vars));
+
 const field = <K extends string>(key: K, width: number): Column => ({
   key,
   width,
@@ -61,7 +72,7 @@ const field = <K extends string>(key: K, width: number): Column => ({
 const period: Column = {
   key: 'groupDate',
   width: 24,
-  cell: (row) => ('period' in row ? dayDate(row.period.firstDay) : ''),
+  cell: (row) => ('period' in row ? periodDate(row.period) : ''),
   text: (row) => ('groupDate' in row ? row.groupDate : ''),
 };
 
@@ -92,6 +103,16 @@ const COLUMNS: Record<Kind, Column[]> = {
     field('packageName', 32),
     totalTime,
   ],
+  proofOfPlay: [
+    period,
+    field('programName', 28),
+    { ...field('programId', 10), numFmt: '0', cell: (row) => ('programId' in row ? row.programId : 0) },
+    field('deviceName', 28),
+    field('deviceKey', 22),
+    { ...field('plays', 10), numFmt: '0', cell: (row) => ('plays' in row ? row.plays : 0) },
+    totalTime,
+    { ...field('cutShort', 12), numFmt: '0', cell: (row) => ('cutShort' in row ? row.cutShort : 0) },
+  ],
   operationLog: [
     {
       key: 'operatorTime',
@@ -101,7 +122,12 @@ const COLUMNS: Record<Kind, Column[]> = {
       text: (row, plan) => ('operatorTime' in row ? wallText(row.operatorTime, plan.zone) : ''),
     },
     field('userName', 18),
-    field('operationType', 20),
+    {
+      key: 'operationType',
+      width: 22,
+      cell: (row, _plan, language) => ('operationType' in row ? typeText(row.operationType, language) : ''),
+      text: (row, _plan, language) => ('operationType' in row ? typeText(row.operationType, language) : ''),
+    },
     field('content', 60),
     field('operatorIp', 18),
   ],
@@ -257,15 +283,19 @@ export async function writeWorkbook(
   }));
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
-  const styles = sharedStyles(sheet);
+  const rows = new SheetRows(workbook, sheet, sharedStyles(sheet), columns.length, 2);
   let count = 0;
   for await (const chunk of oneAhead(chunks)) {
+    let xml: string[] = [];
     for (const row of chunk) {
-      const added = sheet.addRow(columns.map((c) => c.cell(row, ctx.plan)));
-      added.eachCell((cell, column) => (cell.style = styles(column, cell.value)));
-      added.commit();
-      if (++count % PACE_ROWS === 0) await paced(sheet, out);
+      xml.push(rows.row(columns.map((c) => c.cell(row, ctx.plan, ctx.language))));
+      if (++count % PACE_ROWS === 0) {
+        rows.write(xml.join(''));
+        xml = [];
+        await paced(sheet, out);
+      }
     }
+    rows.write(xml.join(''));
     await paced(sheet, out);
   }
   sheet.commit();

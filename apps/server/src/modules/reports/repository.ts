@@ -46,11 +46,22 @@ export interface AppTimeGroup {
   package_name: string;
   total: number;
 }
+export interface ProofOfPlayGroup {
+  k: number;
+  device_name: string;
+  device_key: string;
+  program_id: number;
+  program_name: string | null;
+  total: number;
+  plays: number;
+  cut_short: number;
+}
 export interface OperationRow {
   id: number;
   user_name: string;
   action: string;
   content: string;
+  detail: string | null;
   ip: string;
   created_at: number;
 }
@@ -158,6 +169,18 @@ export class ReportRepository {
       GROUP BY v.k, u.device_id, u.package_name`;
   }
 
+  /** Plays per period (of their start), device and program: how many, their time, how many were cut short. */
+  private proofOfPlayGroups(orgId: number, bounds: PeriodBounds[], first: number, filter: DeviceFilter) {
+    return sql`SELECT v.k AS k, p.device_id AS device_id, p.program_id AS program_id,
+        CAST(count(*) AS bigint) AS plays,
+        CAST(sum(p.ended_at - p.started_at) AS bigint) AS total,
+        CAST(sum(CASE WHEN p.reason = 'finished' THEN 0 ELSE 1 END) AS bigint) AS cut_short
+      FROM ${this.periods(bounds, first)} CROSS JOIN play_records p
+      WHERE p.org_id = ${orgId} AND p.started_at >= v.s AND p.started_at < v.e
+        ${this.devices('p.device_id', orgId, filter)}
+      GROUP BY v.k, p.device_id, p.program_id`;
+  }
+
   /**
    * One page of grouped rows with their total: the total is a window count over the groups
    * (computed once with the aggregate, not by a second aggregate); a page past the end has no
@@ -181,7 +204,10 @@ export class ReportRepository {
           ? 0
           : await this.count(groups);
     return {
-      rows: rows.map(({ total_rows: _count, ...row }) => numbers(row as unknown as Row)),
+      // An export's rows (no window, no count) are taken as they came: one object each, not three.
+      rows: window
+        ? rows.map(({ total_rows: _count, ...row }) => numbers(row as unknown as Row))
+        : rows.map(numbers),
       total,
     };
   }
@@ -222,6 +248,27 @@ export class ReportRepository {
     );
   }
 
+  async proofOfPlay(
+    orgId: number,
+    bounds: PeriodBounds[],
+    filter: DeviceFilter,
+    window?: PageWindow,
+    first = 0,
+  ) {
+    const page = await this.paged<ProofOfPlayGroup>(
+      this.proofOfPlayGroups(orgId, bounds, first, filter),
+      sql`g.k AS k, d.name AS device_name, d.device_key AS device_key, g.program_id AS program_id,
+        (SELECT name FROM programs WHERE programs.id = g.program_id) AS program_name,
+        g.total AS total, g.plays AS plays, g.cut_short AS cut_short`,
+      sql`g.k, g.device_id, g.program_id`,
+      window,
+    );
+    return {
+      total: page.total,
+      rows: page.rows.map((r) => ({ ...r, plays: Number(r.plays), cut_short: Number(r.cut_short) })),
+    };
+  }
+
   /** The aggregate alone, without devices, order or paging: the benchmark's baseline. */
   async appTimeAggregateOnly(orgId: number, bounds: PeriodBounds[]) {
     const lookback = await this.usageLookback(orgId);
@@ -229,6 +276,28 @@ export class ReportRepository {
       sql<{ k: number }>`${this.appTimeGroups(orgId, bounds, 0, {}, lookback)}`,
     );
     return rows.length;
+  }
+
+  /** The earliest and latest time of a report's rows in the company (the `(org_id, time)` indexes of migration 016). */
+  async dataSpan(
+    orgId: number,
+    kind: 'errorLog' | 'deviceTime' | 'appTime' | 'operationLog' | 'proofOfPlay',
+  ) {
+    const source = {
+      errorLog: { table: 'abnormal_logs', column: 'upload_date' },
+      deviceTime: { table: 'screen_time', column: 'from_at' },
+      appTime: { table: 'app_usage', column: 'started_at' },
+      operationLog: { table: 'operation_logs', column: 'created_at' },
+      proofOfPlay: { table: 'play_records', column: 'started_at' },
+    } as const;
+    const { table, column } = source[kind];
+    const row = await sql<{ first: number | null; last: number | null }>`
+      SELECT min(${sql.ref(column)}) AS first, max(${sql.ref(column)}) AS last
+      FROM ${sql.table(table)} WHERE org_id = ${orgId}`.execute(this.db);
+    const found = row.rows[0];
+    return found?.first == null || found.last == null
+      ? undefined
+      : { first: Number(found.first), last: Number(found.last) };
   }
 
   private operations(orgId: number, from: number, to: number) {
@@ -243,7 +312,7 @@ export class ReportRepository {
   async operationPage(orgId: number, from: number, to: number, window: PageWindow) {
     const [rows, total] = await Promise.all([
       this.operations(orgId, from, to)
-        .select(['id', 'user_name', 'action', 'content', 'ip', 'created_at'])
+        .select(['id', 'user_name', 'action', 'content', 'detail', 'ip', 'created_at'])
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(window.limit)
@@ -273,7 +342,7 @@ export class ReportRepository {
         ]),
       );
     return query
-      .select(['id', 'user_name', 'action', 'content', 'ip', 'created_at'])
+      .select(['id', 'user_name', 'action', 'content', 'detail', 'ip', 'created_at'])
       .orderBy('created_at')
       .orderBy('id')
       .limit(limit)
@@ -281,7 +350,12 @@ export class ReportRepository {
   }
 }
 
-/** PostgreSQL hands bigint sums back as numbers (database.ts), SQLite too; k may come back as text from JSON. */
+/**
+ * PostgreSQL hands bigint sums back as numbers (database.ts), SQLite too; k may come back as text
+ * from JSON. Sets them in place: the row objects are the driver's own, made for this read.
+ */
 function numbers<T extends { k: number; total: number }>(row: T): T {
-  return { ...row, k: Number(row.k), total: Number(row.total) };
+  row.k = Number(row.k);
+  row.total = Number(row.total);
+  return row;
 }

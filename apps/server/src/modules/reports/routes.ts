@@ -42,8 +42,21 @@ export function reportRoutes(router: Router, service: ReportService, clock: Cloc
     const { rows, total } = await service.page('appTime', session.user.orgId, params);
     return { hhtStatus: 'success', listObject: rows as reports.AppTimeRow[], totalRecords: total, ...links };
   });
-  router.add(reports.ureportOperationLog, async ({ session, params }) => {
-    const { rows, total } = await service.operationPage(session.user.orgId, params);
+  router.add(reports.ureportProofOfPlay, async ({ session, params }) => {
+    const { rows, total } = await service.page('proofOfPlay', session.user.orgId, params);
+    return {
+      hhtStatus: 'success',
+      listObject: rows as reports.ProofOfPlayRow[],
+      totalRecords: total,
+      ...links,
+    };
+  });
+  router.add(reports.reportDataRange, async ({ session, params }) => ({
+    hhtStatus: 'success',
+    dataObject: await service.dataRange(session.user.orgId, params.report, params.timeZone),
+  }));
+  router.add(reports.ureportOperationLog, async ({ session, params, language }) => {
+    const { rows, total } = await service.operationPage(session.user.orgId, params, language);
     return { hhtStatus: 'success', listObject: rows, totalRecords: total, ...links };
   });
 
@@ -71,7 +84,7 @@ export function reportRoutes(router: Router, service: ReportService, clock: Cloc
       if (!reply.raw.writableFinished) out.destroy();
     });
     const write = form === 'excel' ? writeWorkbook : writePreview;
-    write(ctx, service.rows(params.report, orgId, params), out).catch((err: unknown) => {
+    write(ctx, service.rows(params.report, orgId, params, ctx.language), out).catch((err: unknown) => {
       if (err instanceof ClientGone) {
         request.log.info({ report: params.report, form }, 'report document abandoned by the client');
         return;

@@ -1,9 +1,10 @@
-import { reports, reportTime } from '@panelfleet/contract';
+import { reports, reportTime, type Language } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { pageOffset } from '../../http/access.js';
 import { Refusal } from '../../refusal.js';
 import { inOrder } from './read-ahead.js';
-import type { DeviceFilter, PeriodBounds, ReportRepository } from './repository.js';
+import { contentOf } from '../operation-log/repository.js';
+import type { DeviceFilter, OperationRow, PeriodBounds, ReportRepository } from './repository.js';
 
 type Filter = reports.ReportFilter;
 type OperationFilter = reports.OperationReportFilter;
@@ -22,6 +23,7 @@ export type ReportRow =
   | ({ kind: 'errorLog'; period: reportTime.Bucket } & reports.ErrorLogRow)
   | ({ kind: 'deviceTime'; period: reportTime.Bucket } & reports.DeviceTimeRow)
   | ({ kind: 'appTime'; period: reportTime.Bucket } & reports.AppTimeRow)
+  | ({ kind: 'proofOfPlay'; period: reportTime.Bucket } & reports.ProofOfPlayRow)
   | ({ kind: 'operationLog' } & reports.OperationLogRow);
 
 /** Rows an export reads at a time from the operation log. */
@@ -94,14 +96,18 @@ export class ReportService {
     return { rows: rows.map(apiRow), total, plan };
   }
 
-  async operationPage(orgId: number, filter: OperationFilter & { start: number; size: number }) {
+  async operationPage(
+    orgId: number,
+    filter: OperationFilter & { start: number; size: number },
+    language: Language,
+  ) {
     const plan = this.operationPlan(filter);
     const { from, to } = span(plan.periods);
     const { rows, total } = await this.repository.operationPage(orgId, from, to, {
       limit: filter.size,
       offset: pageOffset(filter.start, filter.size),
     });
-    return { rows: rows.map(toOperationRow), total, plan };
+    return { rows: rows.map((r) => toOperationRow(r, language)), total, plan };
   }
 
   private async grouped(
@@ -161,6 +167,24 @@ export class ReportService {
           })),
         };
       }
+      case 'proofOfPlay': {
+        const { rows, total } = await this.repository.proofOfPlay(orgId, bounds, devices, window, first);
+        return {
+          total,
+          rows: rows.map((r) => ({
+            kind,
+            period: periodOf(r.k),
+            programId: Number(r.program_id),
+            programName: r.program_name ?? '',
+            deviceName: r.device_name,
+            deviceKey: r.device_key,
+            plays: r.plays,
+            totalTime: r.total,
+            cutShort: r.cut_short,
+            groupDate: periodOf(r.k).label,
+          })),
+        };
+      }
     }
   }
 
@@ -168,14 +192,19 @@ export class ReportService {
    * Every row of a report in page order, a period (or 2,000 log rows) at a time: an export
    * holds one chunk in memory, and the database is free between chunks.
    */
-  async *rows(kind: Kind, orgId: number, filter: reports.DocumentParams): AsyncGenerator<ReportRow[]> {
+  async *rows(
+    kind: Kind,
+    orgId: number,
+    filter: reports.DocumentParams,
+    language: Language,
+  ): AsyncGenerator<ReportRow[]> {
     if (kind === 'operationLog') {
       const { from, to } = span(this.operationPlan(filter).periods);
       let after: { createdAt: number; id: number } | undefined;
       for (;;) {
         const chunk = await this.repository.operationChunk(orgId, from, to, after, OPERATION_CHUNK);
         if (!chunk.length) return;
-        yield chunk.map((r) => ({ kind, ...toOperationRow(r) }));
+        yield chunk.map((r) => ({ kind, ...toOperationRow(r, language) }));
         const last = chunk[chunk.length - 1]!;
         after = { createdAt: last.created_at, id: last.id };
       }
@@ -186,6 +215,13 @@ export class ReportService {
       (period, k) => () => this.grouped(kind, orgId, [period], devices, undefined, k),
     );
     for await (const { rows } of inOrder(reads, PERIODS_AHEAD)) if (rows.length) yield rows;
+  }
+
+  /** The first and last day with data of a report, in the zone; nulls when there is none. */
+  async dataRange(orgId: number, kind: Kind, zone: string) {
+    const span = await this.repository.dataSpan(orgId, kind);
+    const day = (t: number) => reportTime.formatDay(reportTime.dayIn(t, zone));
+    return span ? { firstDay: day(span.first), lastDay: day(span.last) } : { firstDay: null, lastDay: null };
   }
 
   /** Checks what a document needs before any byte is sent (so a refusal is still a clean fail). */
@@ -214,17 +250,11 @@ const span = (periods: reportTime.Bucket[]) => ({
   to: periods[periods.length - 1]!.end,
 });
 
-function toOperationRow(r: {
-  user_name: string;
-  action: string;
-  content: string;
-  ip: string;
-  created_at: number;
-}): reports.OperationLogRow {
+function toOperationRow(r: OperationRow, language: Language): reports.OperationLogRow {
   return {
     userName: r.user_name,
     operationType: r.action,
-    content: r.content,
+    ...contentOf(r, language),
     operatorIp: r.ip,
     operatorTime: Number(r.created_at),
   };

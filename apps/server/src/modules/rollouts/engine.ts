@@ -1,110 +1,18 @@
 import crypto from 'node:crypto';
-import { device, FINAL_TARGET_STATES, type TargetState } from '@panelfleet/contract';
-import type { Kysely } from 'kysely';
+import { device, FINAL_TARGET_STATES } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/schema.js';
 import type { KnownDevice } from '../../gateway/device-directory.js';
 import { Refusal } from '../../refusal.js';
-import type { CommandRecord } from '../commands/repository.js';
-import type { Candidate, RolloutRepository, StateCount, TaskRecord } from './repository.js';
+import { AcknowledgementBatch } from './acknowledgements.js';
+import { Dispatcher } from './dispatch.js';
+import type { CommandSide, RolloutKind } from './kind.js';
+import type { RolloutRepository, StateCount, TaskRecord } from './repository.js';
+import type { RolloutSettings } from './settings.js';
+import { StallWatch } from './stall-watch.js';
+import { tally } from './tally.js';
+import type { RolloutTargets } from './target-repository.js';
 
-/** What the engine decides for a panel at dispatch (a policy's answer). */
-export type Decision = { go: true } | { skip: string } | { waitUntil: number };
-
-/**
- * One kind of payload (OTA firmware now; APK installs and program publishing later): what
- * command carries it, and the kind's own rules at dispatch. Everything else (waves, slots,
- * timers, leases, cancel) is the engine's.
- */
-export interface RolloutKind {
-  kind: string;
-  order: device.Order;
-  /** The order that stops a running command of this kind (the command id as value). */
-  cancelOrder?: device.Order;
-  /**
-   * A command of this kind keeps running after it succeeded (a program plays until its play time
-   * is over): cancelling reaches panels verifying, installing (ready) and succeeded until they
-   * report `finished`, and a task that completed can still be cancelled while any plays.
-   */
-  runsOn?: boolean;
-  /** How long a dispatched command lives. */
-  ttlMs: number;
-  /** The stored command value of a task (the same for all its panels). */
-  commandValue(task: TaskRecord): Promise<unknown>;
-  /** Policies at dispatch: go, skip (reason) or wait until a time, per candidate target id. */
-  admit(task: TaskRecord, candidates: Candidate[], now: number): Promise<Map<number, Decision>>;
-  /**
-   * Values that differ by panel (an OTA reminder in the panel's language), by device id; a panel
-   * missing from the map gets the task's value.
-   */
-  valuesFor?(task: TaskRecord, chosen: Candidate[], value: unknown): Promise<Map<number, unknown>>;
-}
-
-export interface RolloutSettings {
-  /** Panels downloading at once across the server. */
-  maxDownloads: number;
-  /** Panels of a wave start spread over this window. */
-  jitterMs: number;
-  /** A timed task still fires this long after its time (after a server outage); later it is missed. */
-  lateWindowMs: number;
-  /** How often the engine works when nothing wakes it. */
-  tickMs: number;
-  /** How long a task stays with the instance that leased it without renewing. */
-  leaseMs: number;
-  /** A panel sent or downloading and not seen for this long frees its download slot. */
-  stallMs: number;
-}
-
-export const DEFAULT_ROLLOUT_SETTINGS: RolloutSettings = {
-  maxDownloads: 100,
-  jitterMs: 30_000,
-  lateWindowMs: 24 * 60 * 60_000,
-  tickMs: 1000,
-  leaseMs: 30_000,
-  stallMs: 5 * 60_000,
-};
-
-export interface CommandSide {
-  prepare(
-    orgId: number,
-    userId: number | null,
-    targets: Array<{ id: number; deviceKey: string }>,
-    order: device.Order,
-    value: unknown,
-    ttlMs?: number,
-  ): CommandRecord[];
-  release(rows: CommandRecord[], targets: Array<{ id: number; deviceKey: string }>): void;
-  insert(rows: CommandRecord[], trx: Kysely<Database>): Promise<void>;
-  /** Ends commands that are still open (a cancelled download). */
-  cancel(ids: string[]): Promise<void>;
-  create(
-    orgId: number,
-    userId: number | null,
-    targets: Array<{ id: number; deviceKey: string }>,
-    order: device.Order,
-    value: unknown,
-    ttlMs?: number,
-  ): Promise<string[]>;
-  isReady(deviceKey: string): boolean;
-}
-
-interface AckItem {
-  commandId: string;
-  state: TargetState;
-  reason: string;
-}
-
-const FAIL_DETAILS = new Set([
-  'download',
-  'checksum',
-  'signature',
-  'model',
-  'fromVersion',
-  'downgrade',
-  'install',
-  'expired',
-  'unsupported',
-]);
+export { DEFAULT_ROLLOUT_SETTINGS, type RolloutSettings } from './settings.js';
 
 /**
  * The rollout engine. The database is the only truth for tasks and their timers: every instance
@@ -121,13 +29,14 @@ export class RolloutEngine {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
-  private acks: AckItem[] = [];
-  private ackTimer: NodeJS.Timeout | undefined;
-  private readonly cursors = new Map<number, number>();
+  private readonly acks: AcknowledgementBatch;
+  private readonly dispatcher: Dispatcher;
+  private readonly stalls: StallWatch;
 
   constructor(
     private readonly deps: {
       repository: RolloutRepository;
+      targets: RolloutTargets;
       commands: CommandSide;
       clock: Clock;
       settings: RolloutSettings;
@@ -135,7 +44,11 @@ export class RolloutEngine {
       /** Told when a task's panel counts changed (the live console shows task progress). */
       onProgress?: (task: TaskRecord, counts: ReturnType<typeof tally>, finished: boolean) => void;
     },
-  ) {}
+  ) {
+    this.acks = new AcknowledgementBatch({ ...deps, onFinals: () => this.wake() });
+    this.dispatcher = new Dispatcher(deps);
+    this.stalls = new StallWatch(deps);
+  }
 
   /** The counts last told per task, so that a round without change tells nothing. */
   private readonly toldProgress = new Map<number, string>();
@@ -166,7 +79,7 @@ export class RolloutEngine {
   async stop() {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    if (this.ackTimer) clearTimeout(this.ackTimer);
+    this.acks.stop();
     if (this.readyTimer) clearTimeout(this.readyTimer);
     await this.running;
     await this.flushAcks();
@@ -230,7 +143,8 @@ export class RolloutEngine {
       if (!(await repository.fire(task.id, now, settings.jitterMs))) return;
       task = { ...task, state: 'running', fired_at: now };
     }
-    await repository.reconcile(task.id, now);
+    await this.deps.targets.reconcile(task.id, now);
+    await this.stalls.check(task, now);
     const counts = await repository.counts(task.id);
     if (counts.every((c) => FINAL_TARGET_STATES.includes(c.state))) {
       await repository.setState(task.id, ['running', 'paused'], 'completed', '', {}, now);
@@ -283,90 +197,8 @@ export class RolloutEngine {
         return;
       }
     }
-    await this.dispatch(task, current, now);
-  }
-
-  /** Starts as many panels as download slots allow, in order, on panels that listen now. */
-  private async dispatch(task: TaskRecord, maxWave: number, now: number) {
-    const { repository, settings, commands } = this.deps;
     const kind = this.kinds.get(task.kind);
-    if (!kind) return;
-    const seenSince = now - settings.stallMs;
-    let free = settings.maxDownloads - (await repository.inFlight(seenSince));
-    if (task.max_downloads !== null)
-      free = Math.min(free, task.max_downloads - (await repository.inFlight(seenSince, task.id)));
-    if (free <= 0) return;
-    const value = await kind.commandValue(task);
-    let after = this.cursors.get(task.id) ?? 0;
-    let scanned = 0;
-    while (free > 0 && scanned < 5000) {
-      const candidates = await repository.candidates(
-        task.id,
-        maxWave,
-        now,
-        Math.max(50, Math.min(500, free * 4)),
-        after,
-      );
-      if (!candidates.length) {
-        // The end of the list: the next round starts from the first panel again.
-        after = 0;
-        break;
-      }
-      scanned += candidates.length;
-      after = candidates[candidates.length - 1]!.targetId;
-      const listening = candidates.filter((c) => commands.isReady(c.deviceKey));
-      if (!listening.length) continue;
-      const decisions = await kind.admit(task, listening, now);
-      const skips = new Map<string, number[]>();
-      const waits: Array<{ id: number; until: number }> = [];
-      const go: Candidate[] = [];
-      for (const c of listening) {
-        const d = decisions.get(c.targetId) ?? { go: true };
-        if ('skip' in d) skips.set(d.skip, [...(skips.get(d.skip) ?? []), c.targetId]);
-        else if ('waitUntil' in d) {
-          if (c.state !== 'waiting' || c.notBefore !== d.waitUntil)
-            waits.push({ id: c.targetId, until: d.waitUntil });
-        } else go.push(c);
-      }
-      for (const [reason, ids] of skips) await repository.skip(ids, reason, now);
-      await repository.wait(waits, now);
-      const chosen = go.slice(0, free);
-      if (chosen.length) {
-        const targets = chosen.map((c) => ({ id: c.deviceId, deviceKey: c.deviceKey }));
-        const perPanel = kind.valuesFor ? await kind.valuesFor(task, chosen, value) : undefined;
-        const rows = perPanel
-          ? targets.flatMap((t) =>
-              commands.prepare(
-                task.org_id,
-                task.created_by,
-                [t],
-                kind.order,
-                perPanel.get(t.id) ?? value,
-                kind.ttlMs,
-              ),
-            )
-          : commands.prepare(task.org_id, task.created_by, targets, kind.order, value, kind.ttlMs);
-        const wanted = chosen.map((c, i) => ({
-          targetId: c.targetId,
-          commandId: rows[i]!.id,
-          row: rows[i]!,
-          target: targets[i]!,
-        }));
-        const claimed = await repository.claim(wanted, now, (list, trx) =>
-          commands.insert(
-            list.map((w) => w.row),
-            trx,
-          ),
-        );
-        free -= claimed.length;
-        commands.release(
-          claimed.map((w) => w.row),
-          claimed.map((w) => w.target),
-        );
-        if (claimed.length < chosen.length) after = 0;
-      }
-    }
-    this.cursors.set(task.id, after);
+    if (kind) await this.dispatcher.dispatch(task, kind, current, now);
   }
 
   private readyIds = new Set<number>();
@@ -382,7 +214,7 @@ export class RolloutEngine {
       this.readyTimer = undefined;
       const ids = [...this.readyIds];
       this.readyIds.clear();
-      void this.deps.repository
+      void this.deps.targets
         .anyOpenTargetOf(ids)
         .then((found) => {
           if (found) this.wake();
@@ -394,56 +226,12 @@ export class RolloutEngine {
 
   /** Acknowledgements move panels through their steps, in batches. */
   acknowledge(ack: device.CommandAck) {
-    let item: AckItem | undefined;
-    if (ack.result === 'received') {
-      const phase = ack.phase ?? 'downloading';
-      item = { commandId: ack.id, state: phase, reason: '' };
-    } else if (ack.result === 'succeeded')
-      // A program's second `succeeded` (protocol 6.5): its play time is over.
-      item = { commandId: ack.id, state: 'succeeded', reason: ack.detail === 'finished' ? 'finished' : '' };
-    else {
-      const detail = ack.detail ?? '';
-      item = { commandId: ack.id, state: 'failed', reason: FAIL_DETAILS.has(detail) ? detail : 'install' };
-    }
-    this.acks.push(item);
-    this.ackTimer ??= setTimeout(() => {
-      this.ackTimer = undefined;
-      void this.flushAcks()
-        .then((finals) => {
-          if (finals) this.wake();
-        })
-        .catch((err: unknown) => this.deps.logError(err, 'rollout acknowledgements not stored'));
-    }, 50);
+    this.acks.add(ack);
   }
 
   /** Writes the pending acknowledgements; the number of panels that reached a final state. */
-  async flushAcks(): Promise<number> {
-    const items = this.acks;
-    this.acks = [];
-    if (!items.length) return 0;
-    const now = this.deps.clock.now();
-    const groups = new Map<string, { state: TargetState; reason: string; ids: string[] }>();
-    // In order of arrival per command: a later step of the same command replaces an earlier one.
-    const latest = new Map<string, AckItem>();
-    for (const item of items) latest.set(item.commandId, item);
-    for (const item of latest.values()) {
-      const key = `${item.state}:${item.reason}`;
-      const group = groups.get(key) ?? { state: item.state, reason: item.reason, ids: [] };
-      group.ids.push(item.commandId);
-      groups.set(key, group);
-    }
-    let finals = 0;
-    for (const state of ['downloading', 'verifying', 'installing', 'succeeded', 'failed'] as TargetState[])
-      for (const group of groups.values())
-        if (group.state === state) {
-          if (group.reason === 'finished') {
-            await this.deps.repository.finish(group.ids, now);
-            continue;
-          }
-          const changed = await this.deps.repository.progress(group.ids, group.state, group.reason, now);
-          if (state === 'succeeded' || state === 'failed') finals += changed;
-        }
-    return finals;
+  flushAcks(): Promise<number> {
+    return this.acks.flush();
   }
 
   /**
@@ -451,15 +239,9 @@ export class RolloutEngine {
    * commands end, and a panel that is downloading is told to stop.
    */
   async cancel(task: TaskRecord, deviceId: number | undefined, reason: string): Promise<number> {
-    const { repository, commands, clock } = this.deps;
+    const { targets, commands, clock } = this.deps;
     const kind = this.kinds.get(task.kind);
-    const rows = await repository.cancelTargets(
-      task.id,
-      deviceId,
-      reason,
-      clock.now(),
-      kind?.runsOn ?? false,
-    );
+    const rows = await targets.cancelTargets(task.id, deviceId, reason, clock.now(), kind?.runsOn ?? false);
     const sent = rows.filter((r) => r.command_id !== null);
     if (sent.length) {
       await commands.cancel(sent.map((r) => r.command_id!));
@@ -488,7 +270,7 @@ export class RolloutEngine {
   }
 
   private keysOf: ((orgId: number, deviceIds: number[]) => Promise<Map<number, string>>) | undefined;
-  /** How the engine finds device keys (wired by the composition root). */
+  /** How the engine finds device keys (wired by the rollouts entry, index.ts). */
   setDeviceKeys(lookup: (orgId: number, deviceIds: number[]) => Promise<Map<number, string>>) {
     this.keysOf = lookup;
   }
@@ -548,19 +330,4 @@ export class RolloutEngine {
       await this.deps.repository.advance(task.id, task.current_wave, now, this.deps.settings.jitterMs);
     this.wake();
   }
-}
-
-/** Panels of one wave by state. */
-export function tally(counts: StateCount[]) {
-  const by = (state: TargetState) => counts.filter((c) => c.state === state).reduce((n, c) => n + c.n, 0);
-  const total = counts.reduce((n, c) => n + c.n, 0);
-  const finals = FINAL_TARGET_STATES.reduce((n, s) => n + by(s), 0);
-  return {
-    total,
-    succeeded: by('succeeded'),
-    failed: by('failed'),
-    skipped: by('skipped'),
-    cancelled: by('cancelled'),
-    open: total - finals,
-  };
 }

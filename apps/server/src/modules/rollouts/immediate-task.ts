@@ -1,4 +1,4 @@
-import type { NewTask } from './repository.js';
+import type { NewTask } from './task-creation-repository.js';
 
 /** A wave number no task reaches: every panel of the task is in its first wave. */
 export const ALL_IN_ONE_WAVE = 2_147_483_647;

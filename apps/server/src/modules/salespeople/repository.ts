@@ -41,6 +41,14 @@ export class SalespersonRepository {
     return found !== undefined;
   }
 
+  find(id: number) {
+    return this.db
+      .selectFrom('salespeople')
+      .select(['id', 'work_number', 'name'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
   /** False when there is no such salesperson. */
   async delete(id: number): Promise<boolean> {
     const result = await this.db.deleteFrom('salespeople').where('id', '=', id).executeTakeFirst();

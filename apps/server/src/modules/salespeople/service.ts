@@ -51,12 +51,10 @@ export class SalespersonService {
       if (isUniqueViolation(error)) throw new Refusal('saleMan.workNumberTaken');
       throw error;
     }
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'addSalesperson',
-      `added salesperson ${fields.work_number} ${fields.name}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'addSalesperson', {
+      k: 'salesperson',
+      v: { number: fields.work_number, name: fields.name },
+    });
   }
 
   async update(caller: SessionUser, id: number, fields: Fields, ip: string): Promise<void> {
@@ -67,12 +65,20 @@ export class SalespersonService {
       job_state: fields.jobState,
     });
     if (!updated) throw new Refusal('saleMan.notFound', 'notFound');
-    await this.deps.log.recordBy(caller, ip, 'updateSalesperson', `changed salesperson ${id}`);
+    const row = await this.deps.salespeople.find(id);
+    await this.deps.log.recordBy(caller, ip, 'updateSalesperson', {
+      k: 'salesperson',
+      v: { number: row?.work_number ?? '', name: fields.name },
+    });
   }
 
   async delete(caller: SessionUser, id: number, ip: string): Promise<void> {
     if (await this.deps.salespeople.hasLicenses(id)) throw new Refusal('saleMan.inUse');
-    if (!(await this.deps.salespeople.delete(id))) throw new Refusal('saleMan.notFound', 'notFound');
-    await this.deps.log.recordBy(caller, ip, 'deleteSalesperson', `deleted salesperson ${id}`);
+    const row = await this.deps.salespeople.find(id);
+    if (!row || !(await this.deps.salespeople.delete(id))) throw new Refusal('saleMan.notFound', 'notFound');
+    await this.deps.log.recordBy(caller, ip, 'deleteSalesperson', {
+      k: 'salesperson',
+      v: { number: row.work_number, name: row.name },
+    });
   }
 }

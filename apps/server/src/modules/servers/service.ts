@@ -67,8 +67,8 @@ export class ServerRegistry {
       userId: null,
       userName: input.serverId,
       userType: 'server',
-      action: `server.${input.mode}`,
-      content: `${license.company_name} ${input.mode === 'first' ? 'activated' : 're-activated'} a private server with ${license.license_key}`,
+      action: input.mode === 'first' ? 'server.first' : 'server.renew',
+      content: { k: 'server', v: { company: license.company_name, license: license.license_key } },
       ip: '',
     });
     return {

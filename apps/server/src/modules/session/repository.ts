@@ -4,7 +4,16 @@ import type { Database } from '../../db/schema.js';
 export class SessionRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(row: { id: string; user_id: number; created_at: number; last_seen_at: number; ip: string }) {
+  async insert(row: {
+    id: string;
+    user_id: number;
+    created_at: number;
+    last_seen_at: number;
+    ip: string;
+    ref: string;
+    method: string;
+    user_agent: string;
+  }) {
     await this.db.insertInto('sessions').values(row).execute();
   }
 
@@ -39,10 +48,34 @@ export class SessionRepository {
     await this.db.deleteFrom('sessions').where('id', '=', id).execute();
   }
 
-  async deleteForUser(userId: number, exceptId?: string) {
+  /** Deletes the user's sessions but `exceptId`; answers how many ended. */
+  async deleteForUser(userId: number, exceptId?: string): Promise<number> {
     let query = this.db.deleteFrom('sessions').where('user_id', '=', userId);
     if (exceptId) query = query.where('id', '!=', exceptId);
-    await query.execute();
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** The user's sessions, newest first (at most `limit`). */
+  listForUser(userId: number, limit: number) {
+    return this.db
+      .selectFrom('sessions')
+      .select(['id', 'ref', 'created_at', 'last_seen_at', 'ip', 'method', 'user_agent'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('ref')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Deletes one session of the user by its reference; answers its row, or undefined when the user has none such. */
+  async deleteByRef(userId: number, ref: string) {
+    return this.db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('ref', '=', ref)
+      .returning(['id', 'ip', 'user_agent'])
+      .executeTakeFirst();
   }
 
   async deleteOlderThan(createdBefore: number, seenBefore: number) {

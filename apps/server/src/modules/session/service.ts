@@ -8,6 +8,8 @@ import type { SessionRepository } from './repository.js';
 export const SESSION_COOKIE = 'pf_session';
 export const IDLE_TIMEOUT_MS = 30 * 60_000;
 export const ABSOLUTE_TIMEOUT_MS = 12 * 60 * 60_000;
+/** A user's session list shows at most this many (the newest). */
+const LISTED_SESSIONS = 100;
 /** last_seen_at is written at most this often, so reads do not each cost a write. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -38,8 +40,17 @@ export class SessionService {
     private readonly onEnded: (end: SessionEnd) => void = () => undefined,
   ) {}
 
-  /** Starts a session, ending the one this browser had (a new id at every sign-in). */
-  async start(request: FastifyRequest, reply: FastifyReply, userId: number): Promise<void> {
+  /**
+   * Starts a session, ending the one this browser had (a new id at every sign-in), and gives its
+   * id. `method` is how the user signed in (`password`, `password+totp`, `oidc`, ...), shown in
+   * the user's session list.
+   */
+  async start(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: number,
+    method = 'password',
+  ): Promise<string> {
     const previous = request.cookies[SESSION_COOKIE];
     if (previous) {
       await this.sessions.delete(tokenHash(previous));
@@ -53,6 +64,9 @@ export class SessionService {
       created_at: now,
       last_seen_at: now,
       ip: request.ip,
+      ref: randomToken().slice(0, 16),
+      method,
+      user_agent: (request.headers['user-agent'] ?? '').slice(0, 255),
     });
     reply.setCookie(SESSION_COOKIE, token, {
       path: '/',
@@ -64,6 +78,7 @@ export class SessionService {
       secure: this.secureCookies,
       maxAge: ABSOLUTE_TIMEOUT_MS / 1000,
     });
+    return tokenHash(token);
   }
 
   /** The live session of a request, or the 518 refusal. */
@@ -107,10 +122,35 @@ export class SessionService {
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
   }
 
-  /** Ends every session of a user (password reset, disable), keeping `exceptId` if given. */
-  async endAllForUser(userId: number, exceptId?: string) {
-    await this.sessions.deleteForUser(userId, exceptId);
+  /** Ends every session of a user (password reset, disable), keeping `exceptId` if given; answers how many ended. */
+  async endAllForUser(userId: number, exceptId?: string): Promise<number> {
+    const ended = await this.sessions.deleteForUser(userId, exceptId);
     this.onEnded({ userId, ...(exceptId ? { exceptSessionId: exceptId } : {}) });
+    return ended;
+  }
+
+  /** The user's live sessions, newest first; `current` marks the caller's own. */
+  async listForUser(userId: number, currentId: string) {
+    const now = this.clock.now();
+    const rows = await this.sessions.listForUser(userId, LISTED_SESSIONS);
+    return rows
+      .filter((r) => now - r.last_seen_at <= IDLE_TIMEOUT_MS && now - r.created_at <= ABSOLUTE_TIMEOUT_MS)
+      .map((r) => ({
+        ref: r.ref,
+        ip: r.ip,
+        userAgent: r.user_agent,
+        startedAt: r.created_at,
+        lastSeenAt: r.last_seen_at,
+        method: r.method,
+        current: r.id === currentId,
+      }));
+  }
+
+  /** Ends one of the user's sessions by its reference (its live streams close); undefined when the user has no such session. */
+  async endByRef(userId: number, ref: string) {
+    const ended = await this.sessions.deleteByRef(userId, ref);
+    if (ended) this.onEnded({ sessionId: ended.id });
+    return ended;
   }
 
   purgeExpired() {

@@ -160,38 +160,54 @@ export class SettingsRepository {
       .executeTakeFirst();
   }
 
-  /** One page of a push's panels with where their commands are, by device name. */
+  /**
+   * One page of a push's panels (by device name) with where their commands are, and the count per outcome, read in one snapshot: read apart, an
+   * expiry or a reply landing between the two reads made the counts disagree with the rows.
+   */
   async pushTargets(orgId: number, pushId: number, offset: number, size: number) {
-    const base = this.db
+    const transaction = this.db.transaction();
+    const read = (trx: Kysely<Database>) => this.pushTargetsIn(trx, orgId, pushId, offset, size);
+    return this.dialect === 'postgres'
+      ? transaction.setIsolationLevel('repeatable read').execute(read)
+      : transaction.execute(read);
+  }
+
+  private async pushTargetsIn(
+    db: Kysely<Database>,
+    orgId: number,
+    pushId: number,
+    offset: number,
+    size: number,
+  ) {
+    const base = db
       .selectFrom('setting_push_targets as t')
       .innerJoin('commands as c', 'c.id', 't.command_id')
       .innerJoin('devices as d', 'd.id', 't.device_id')
       .where('t.org_id', '=', orgId)
       .where('t.push_id', '=', pushId);
-    const [rows, groups] = await Promise.all([
-      base
-        .select([
-          't.device_id',
-          'd.name as device_name',
-          'd.device_key',
-          't.setting_id',
-          't.what',
-          't.offline_at_push',
-          'c.status',
-          'c.detail',
-          'c.updated_at',
-        ])
-        .orderBy('d.name')
-        .orderBy('t.command_id')
-        .limit(size)
-        .offset(offset)
-        .execute(),
-      // Grouped by detail too, which tells a cancelled command (failed, detail cancelled) from a refusal.
-      base
-        .select(['c.status', 't.offline_at_push', 'c.detail', sql<number>`count(*)`.as('n')])
-        .groupBy(['c.status', 't.offline_at_push', 'c.detail'])
-        .execute(),
-    ]);
+    // One after the other: a transaction holds one connection.
+    const rows = await base
+      .select([
+        't.device_id',
+        'd.name as device_name',
+        'd.device_key',
+        't.setting_id',
+        't.what',
+        't.offline_at_push',
+        'c.status',
+        'c.detail',
+        'c.updated_at',
+      ])
+      .orderBy('d.name')
+      .orderBy('t.command_id')
+      .limit(size)
+      .offset(offset)
+      .execute();
+    // Grouped by detail too, which tells a cancelled command (failed, detail cancelled) from a refusal.
+    const groups = await base
+      .select(['c.status', 't.offline_at_push', 'c.detail', sql<number>`count(*)`.as('n')])
+      .groupBy(['c.status', 't.offline_at_push', 'c.detail'])
+      .execute();
     return {
       rows: rows as PushTargetRow[],
       groups: groups.map((g) => ({
@@ -226,7 +242,7 @@ export class SettingsRepository {
       const cancelled = Number(result.numUpdatedRows);
       await new OperationLog(trx, this.now).record({
         ...log,
-        content: `${log.content}: ${cancelled} commands`,
+        content: { ...log.content, v: { ...log.content.v, count: cancelled } },
       });
       return cancelled;
     });

@@ -1,11 +1,12 @@
-import { device, settings as calls } from '@panelfleet/contract';
+import { device, oplog, settings as calls } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import type { SessionUser } from '../../http/router.js';
 import { Refusal } from '../../refusal.js';
 import type { CommandRecord } from '../commands/repository.js';
 import type { CommandService, Target } from '../commands/service.js';
 import type { DeviceRecord, DeviceRepository } from '../devices/repository.js';
-import type { OperationEntry } from '../operation-log/repository.js';
+import { changesOf, entry, pushItemTerm, rowTerm, settingTerm } from './log-content.js';
+import { checkSource, checkTemplate, parseJson } from './setting-json.js';
 import type { NewPushTarget, SettingRecord, SettingsRepository } from './repository.js';
 
 export interface SettingsDeps {
@@ -78,7 +79,10 @@ export class SettingsService {
         created_at: now,
         updated_at: now,
       },
-      entry(caller, 'settingTemplate.add', describe({ type: params.type, series, system, sourceType })),
+      entry(caller, 'settingTemplate.add', {
+        k: 'setting',
+        v: { setting: settingTerm({ type: params.type, series, system, sourceType }) },
+      }),
     );
     if (!inserted) throw new Refusal('settingTemplate.sourceExists', 'conflict');
     return toRow(inserted);
@@ -99,7 +103,10 @@ export class SettingsService {
       id,
       JSON.stringify(checked),
       this.deps.clock.now(),
-      entry(caller, 'settingTemplate.update', `${describeRow(row)}: ${JSON.stringify(checked)}`),
+      entry(caller, 'settingTemplate.update', {
+        k: 'settingChanged',
+        v: { setting: rowTerm(row), fields: changesOf(row, checked) },
+      }),
     );
     if (!updated) throw new Refusal('settingTemplate.notFound', 'notFound');
     return toRow(updated);
@@ -110,7 +117,7 @@ export class SettingsService {
     const removed = await this.deps.repository.remove(
       caller.user.orgId,
       id,
-      entry(caller, 'settingTemplate.delete', describeRow(row)),
+      entry(caller, 'settingTemplate.delete', { k: 'setting', v: { setting: rowTerm(row) } }),
     );
     if (!removed) throw new Refusal('settingTemplate.notFound', 'notFound');
   }
@@ -197,7 +204,7 @@ export class SettingsService {
       orgId,
       pushId,
       this.deps.clock.now(),
-      entry(caller, 'settingTemplate.push.cancel', `push ${pushId}`),
+      entry(caller, 'settingTemplate.push.cancel', { k: 'settingPushCancel', v: { push: pushId } }),
     );
   }
 
@@ -304,27 +311,18 @@ export class SettingsService {
       },
       commands,
       pushTargets,
-      entry(
-        caller,
-        `settingTemplate.push.${kind}`,
-        `${items.map((i) => (i.settingId ? `#${i.settingId} ${i.what}` : i.what)).join(', ')} -> ${targets.length} panels: ${names(targets, 20)}`,
-      ),
+      entry(caller, `settingTemplate.push.${kind}`, {
+        k: 'settingPush',
+        v: {
+          settings: items.map(pushItemTerm),
+          count: oplog.counted('panel', targets.length),
+          devices: oplog.someOf(targets.map((t) => t.name)),
+        },
+      }),
     );
     this.deps.commands.release(commands, commandTargets);
     return { pushId, count: commands.length };
   }
-}
-
-function entry(caller: Caller, action: string, content: string): OperationEntry {
-  return {
-    orgId: caller.user.orgId,
-    userId: caller.user.id,
-    userName: caller.user.userName,
-    userType: caller.user.userType,
-    action,
-    content,
-    ip: caller.ip,
-  };
 }
 
 const names = (devices: DeviceRecord[], shown = NAMES_SHOWN) =>
@@ -332,42 +330,6 @@ const names = (devices: DeviceRecord[], shown = NAMES_SHOWN) =>
     .slice(0, shown)
     .map((d) => (d.machine_type ? `${d.name} (${d.machine_type})` : d.name))
     .join(', ') + (devices.length > shown ? ` … +${devices.length - shown}` : '');
-
-function describe(r: { type: string; series: string; system: string | null; sourceType: string | null }) {
-  return r.type === '0' ? `template ${r.series}` : `source setting ${r.system}/${r.series}/${r.sourceType}`;
-}
-const describeRow = (row: SettingRecord) =>
-  `#${row.id} ${describe({ type: row.type, series: row.series, system: row.system, sourceType: row.source_type })}`;
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Refusal('settingTemplate.jsonInvalid', 'invalid');
-  }
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** A template's jsonData: {platform: its series, platformMsg: complete settings of that series}. */
-function checkTemplate(row: SettingRecord, json: unknown): device.TemplateJson {
-  if (!isObject(json)) throw new Refusal('settingTemplate.jsonInvalid', 'invalid');
-  if (json.platform !== row.series) throw new Refusal('settingTemplate.identityChanged', 'invalid');
-  const parsed = device.templateJson.safeParse(json);
-  if (!parsed.success) throw new Refusal(device.settingIssueKey(parsed.error), 'invalid');
-  return parsed.data;
-}
-
-/** A source setting's jsonData: its system and input, and the complete picture. */
-function checkSource(row: SettingRecord, json: unknown): device.SourceSettingJson {
-  if (!isObject(json)) throw new Refusal('settingTemplate.jsonInvalid', 'invalid');
-  if (json.platform !== row.system || json.sourceType !== row.source_type)
-    throw new Refusal('settingTemplate.identityChanged', 'invalid');
-  const parsed = device.sourceSettingJson.safeParse(json);
-  if (!parsed.success) throw new Refusal(device.settingIssueKey(parsed.error), 'invalid');
-  return parsed.data;
-}
 
 /** What pushing a saved setting sends: a template's complete settings, or one input's picture. */
 function itemOf(row: SettingRecord): PushItem {

@@ -81,12 +81,10 @@ export class SourceService {
         org_id: reach.own,
       }),
     );
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'addSource',
-      `added signal source ${values.name} (${values.sourceKey})`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'addSource', {
+      k: 'source',
+      v: { name: values.name, key: values.sourceKey },
+    });
     return toSignalSource((await this.deps.repository.findVisible(reach.orgs, id))!, reach.own);
   }
 
@@ -102,12 +100,10 @@ export class SourceService {
     await this.keyed(() =>
       this.deps.repository.update(existing.id, { name: values.name, source_key: values.sourceKey }),
     );
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'updateSource',
-      `changed signal source ${existing.name} (${existing.source_key}) to ${values.name} (${values.sourceKey})`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'updateSource', {
+      k: 'sourceChanged',
+      v: { old: existing.name, oldKey: existing.source_key, name: values.name, key: values.sourceKey },
+    });
   }
 
   async delete(caller: SessionUser, id: number, ip: string): Promise<void> {
@@ -124,12 +120,10 @@ export class SourceService {
         });
       throw error;
     }
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'deleteSource',
-      `deleted signal source ${existing.name} (${existing.source_key})`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'deleteSource', {
+      k: 'source',
+      v: { name: existing.name, key: existing.source_key },
+    });
   }
 
   /** A source the caller sees and its organisation keeps; another tenant's reads as missing. */

@@ -84,8 +84,41 @@ export class TipRepository {
 export class ReminderRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async page(offset: number, size: number, machineType?: string) {
-    let query = this.db.selectFrom('warnings');
+  /** The platform's organisation (the demo's reminder is the platform's). */
+  async platformOrgId(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('organisations')
+      .select('id')
+      .where('kind', '=', 'platform')
+      .orderBy('id')
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /**
+   * The organisations whose reminders reach a company's panels: the platform's, and its
+   * distributor's (the company's parent).
+   */
+  async reachingOrgs(companyOrgId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('organisations')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb('kind', '=', 'platform'),
+          eb(
+            'id',
+            '=',
+            eb.selectFrom('organisations as c').select('c.parent_id').where('c.id', '=', companyOrgId),
+          ),
+        ]),
+      )
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  async page(orgIds: number[], offset: number, size: number, machineType?: string) {
+    let query = this.db.selectFrom('warnings').where('org_id', 'in', orgIds.length ? orgIds : [-1]);
     if (machineType) query = query.where(containsFolded('machine_type', machineType));
     const [rows, total] = await Promise.all([
       query
@@ -114,11 +147,17 @@ export class ReminderRepository {
     return map;
   }
 
-  find(id: number) {
-    return this.db.selectFrom('warnings').selectAll().where('id', '=', id).executeTakeFirst();
+  find(orgIds: number[], id: number) {
+    return this.db
+      .selectFrom('warnings')
+      .selectAll()
+      .where('org_id', 'in', orgIds.length ? orgIds : [-1])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   async insert(values: {
+    org_id: number;
     machine_type: string;
     ota_version: string;
     remark: string;
@@ -128,20 +167,36 @@ export class ReminderRepository {
     const row = await this.db
       .insertInto('warnings')
       .values(values)
-      .onConflict((oc) => oc.columns(['machine_type', 'ota_version']).doNothing())
+      .onConflict((oc) => oc.columns(['org_id', 'machine_type', 'ota_version']).doNothing())
       .returning('id')
       .executeTakeFirst();
     return row?.id;
   }
 
-  async update(id: number, values: { machine_type: string; ota_version: string; remark: string }) {
-    const result = await this.db.updateTable('warnings').set(values).where('id', '=', id).executeTakeFirst();
+  async update(
+    orgId: number,
+    id: number,
+    values: { machine_type: string; ota_version: string; remark: string },
+  ) {
+    const result = await this.db
+      .updateTable('warnings')
+      .set(values)
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
   /** Deletes a reminder and its messages together. */
-  async remove(id: number) {
+  async remove(orgId: number, id: number) {
     return this.db.transaction().execute(async (trx) => {
+      const owned = await trx
+        .selectFrom('warnings')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!owned) return false;
       await trx.deleteFrom('warning_messages').where('warning_id', '=', id).execute();
       const result = await trx.deleteFrom('warnings').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
@@ -186,20 +241,28 @@ export class ReminderRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  /** The message of the reminder of a machine type and version in one of the languages, first found first. */
-  async messageFor(machineType: string, otaVersion: string, languages: string[]) {
+  /**
+   * The message of the reminder of a machine type and version that reaches a company's panels, in
+   * one of the languages, first found first: its distributor's reminder before the platform's.
+   */
+  async messageFor(companyOrgId: number, machineType: string, otaVersion: string, languages: string[]) {
+    const reaching = await this.reachingOrgs(companyOrgId);
+    if (!reaching.length) return undefined;
     const rows = await this.db
       .selectFrom('warning_messages as m')
       .innerJoin('warnings as w', 'w.id', 'm.warning_id')
-      .select(['m.language', 'm.message'])
+      .innerJoin('organisations as o', 'o.id', 'w.org_id')
+      .select(['m.language', 'm.message', 'o.kind'])
+      .where('w.org_id', 'in', reaching)
       .where('w.machine_type', '=', machineType)
       .where('w.ota_version', '=', otaVersion)
       .where('m.language', 'in', languages)
       .execute();
-    for (const language of languages) {
-      const found = rows.find((r) => r.language === language);
-      if (found) return found;
-    }
+    for (const kind of ['distributor', 'platform'])
+      for (const language of languages) {
+        const found = rows.find((r) => r.kind === kind && r.language === language);
+        if (found) return { language: found.language, message: found.message };
+      }
     return undefined;
   }
 }

@@ -20,8 +20,8 @@ export function tipRoutes(router: Router, service: TipService) {
     return { hhtStatus: 'success', hhtMsg: translate(language, 'errorTips.deleted') };
   });
 
-  router.add(tips.listWarning, async ({ params }) => {
-    const { rows, total } = await service.listWarnings(params);
+  router.add(tips.listWarning, async ({ session, params }) => {
+    const { rows, total } = await service.listWarnings(session.user, params);
     return { hhtStatus: 'success', listObject: rows, totalRecords: total };
   });
   router.add(tips.addWarning, async ({ session, params, ip, language }) => {
@@ -36,8 +36,8 @@ export function tipRoutes(router: Router, service: TipService) {
     await service.deleteWarning(session.user, params.warningId, ip);
     return { hhtStatus: 'success', hhtMsg: translate(language, 'warning.deleted') };
   });
-  router.add(tips.listWarningMessage, async ({ params }) => {
-    const { rows, total } = await service.listMessages(params);
+  router.add(tips.listWarningMessage, async ({ session, params }) => {
+    const { rows, total } = await service.listMessages(session.user, params);
     return { hhtStatus: 'success', listObject: rows, totalRecords: total };
   });
   router.add(tips.addWarningMessage, async ({ session, params, ip, language }) => {

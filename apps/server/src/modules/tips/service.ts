@@ -61,12 +61,10 @@ export class TipService {
       at: this.deps.clock.now(),
     });
     if (id === undefined) throw new Refusal('errorTips.duplicate', 'conflict');
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'addTips',
-      `added error tip ${values.tipsCode} (${values.language})`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'addTips', {
+      k: 'tip',
+      v: { code: values.tipsCode, language: values.language },
+    });
     return id;
   }
 
@@ -82,23 +80,19 @@ export class TipService {
       })
       .catch(uniqueAs('errorTips.duplicate'));
     if (!changed) throw new Refusal('errorTips.notFound', 'notFound');
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'updateTips',
-      `changed error tip ${values.tipsCode} (${values.language})`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'updateTips', {
+      k: 'tip',
+      v: { code: values.tipsCode, language: values.language },
+    });
   }
 
   async deleteTip(caller: SessionUser, id: number, ip: string) {
     const found = await this.deps.tips.find(id);
     if (!found || !(await this.deps.tips.remove(id))) throw new Refusal('errorTips.notFound', 'notFound');
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'deleteTips',
-      `deleted error tip ${found.tips_code} (${found.language})`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'deleteTips', {
+      k: 'tip',
+      v: { code: found.tips_code, language: found.language },
+    });
   }
 
   /** The tips of error codes in the operator's language (codes without a tip are absent). */
@@ -106,8 +100,19 @@ export class TipService {
     return this.deps.tips.messages([...new Set(codes.filter(Boolean))], language);
   }
 
-  async listWarnings(params: { start: number; size: number; machineType?: string }) {
+  /**
+   * Whose reminders the caller reads: its own organisation's (the platform, a distributor), or,
+   * for a customer manager, those that reach its company's panels. Only the owner changes them.
+   */
+  private readable(caller: SessionUser): Promise<number[]> {
+    return caller.userType === '3'
+      ? this.deps.reminders.reachingOrgs(caller.orgId)
+      : Promise.resolve([caller.orgId]);
+  }
+
+  async listWarnings(caller: SessionUser, params: { start: number; size: number; machineType?: string }) {
     const { rows, total } = await this.deps.reminders.page(
+      await this.readable(caller),
       pageOffset(params.start, params.size),
       params.size,
       params.machineType,
@@ -133,6 +138,7 @@ export class TipService {
     ip: string,
   ) {
     const id = await this.deps.reminders.insert({
+      org_id: caller.orgId,
       machine_type: values.machineType,
       ota_version: values.otaVersion,
       remark: values.remark,
@@ -140,17 +146,15 @@ export class TipService {
       created_at: this.deps.clock.now(),
     });
     if (id === undefined) throw new Refusal('warning.duplicate', 'conflict');
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'addWarning',
-      `added reminder ${values.machineType} ${values.otaVersion}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'addWarning', {
+      k: 'reminder',
+      v: { machineType: values.machineType, version: values.otaVersion },
+    });
     return id;
   }
 
-  private async warning(id: number) {
-    const found = await this.deps.reminders.find(id);
+  private async warning(orgIds: number[], id: number) {
+    const found = await this.deps.reminders.find(orgIds, id);
     if (!found) throw new Refusal('warning.notFound', 'notFound');
     return found;
   }
@@ -161,32 +165,33 @@ export class TipService {
     values: { machineType: string; otaVersion: string; remark: string },
     ip: string,
   ) {
-    await this.warning(id);
+    await this.warning([caller.orgId], id);
     const changed = await this.deps.reminders
-      .update(id, { machine_type: values.machineType, ota_version: values.otaVersion, remark: values.remark })
+      .update(caller.orgId, id, {
+        machine_type: values.machineType,
+        ota_version: values.otaVersion,
+        remark: values.remark,
+      })
       .catch(uniqueAs('warning.duplicate'));
     if (!changed) throw new Refusal('warning.notFound', 'notFound');
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'updateWarning',
-      `changed reminder ${values.machineType} ${values.otaVersion}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'updateWarning', {
+      k: 'reminder',
+      v: { machineType: values.machineType, version: values.otaVersion },
+    });
   }
 
   async deleteWarning(caller: SessionUser, id: number, ip: string) {
-    const found = await this.warning(id);
-    if (!(await this.deps.reminders.remove(id))) throw new Refusal('warning.notFound', 'notFound');
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'deleteWarning',
-      `deleted reminder ${found.machine_type} ${found.ota_version}`,
-    );
+    const found = await this.warning([caller.orgId], id);
+    if (!(await this.deps.reminders.remove(caller.orgId, id)))
+      throw new Refusal('warning.notFound', 'notFound');
+    await this.deps.log.recordBy(caller, ip, 'deleteWarning', {
+      k: 'reminder',
+      v: { machineType: found.machine_type, version: found.ota_version },
+    });
   }
 
-  async listMessages(params: { warningId: number; start: number; size: number }) {
-    await this.warning(params.warningId);
+  async listMessages(caller: SessionUser, params: { warningId: number; start: number; size: number }) {
+    await this.warning(await this.readable(caller), params.warningId);
     const { rows, total } = await this.deps.reminders.messagePage(
       params.warningId,
       pageOffset(params.start, params.size),
@@ -209,7 +214,7 @@ export class TipService {
     values: { warningId: number; language: string; message: string },
     ip: string,
   ) {
-    const found = await this.warning(values.warningId);
+    const found = await this.warning([caller.orgId], values.warningId);
     const id = await this.deps.reminders
       .insertMessage({
         warning_id: values.warningId,
@@ -220,12 +225,10 @@ export class TipService {
       // Deleted in between: its messages went with it.
       .catch(foreignKeyAs('warning.notFound'));
     if (id === undefined) throw new Refusal('warning.messageDuplicate', 'conflict');
-    await this.deps.log.recordBy(
-      caller,
-      ip,
-      'addWarningMessage',
-      `added the ${values.language} message of reminder ${found.machine_type} ${found.ota_version}`,
-    );
+    await this.deps.log.recordBy(caller, ip, 'addWarningMessage', {
+      k: 'reminderMessage',
+      v: { machineType: found.machine_type, version: found.ota_version, language: values.language },
+    });
     return id;
   }
 
@@ -235,8 +238,7 @@ export class TipService {
     values: { language: string; message: string },
     ip: string,
   ) {
-    const found = await this.deps.reminders.findMessage(id);
-    if (!found) throw new Refusal('warning.messageNotFound', 'notFound');
+    const found = await this.ownMessage(caller, id);
     // Spec 3 section 5: the language is locked when editing.
     if (found.language !== values.language) throw new Refusal('warning.languageLocked', 'invalid');
     if (!(await this.deps.reminders.updateMessage(id, values.message)))
@@ -245,20 +247,41 @@ export class TipService {
       caller,
       ip,
       'updateWarningMessage',
-      `changed the ${found.language} message of reminder ${found.warning_id}`,
+      await this.messageContent(caller, found),
     );
   }
 
   async deleteMessage(caller: SessionUser, id: number, ip: string) {
-    const found = await this.deps.reminders.findMessage(id);
-    if (!found || !(await this.deps.reminders.removeMessage(id)))
+    const found = await this.ownMessage(caller, id);
+    if (!(await this.deps.reminders.removeMessage(id)))
       throw new Refusal('warning.messageNotFound', 'notFound');
     await this.deps.log.recordBy(
       caller,
       ip,
       'deleteWarningMessage',
-      `deleted the ${found.language} message of reminder ${found.warning_id}`,
+      await this.messageContent(caller, found),
     );
+  }
+
+  /** A message of one of the caller's own reminders; another owner's reads as missing. */
+  private async ownMessage(caller: SessionUser, id: number) {
+    const found = await this.deps.reminders.findMessage(id);
+    if (!found || !(await this.deps.reminders.find([caller.orgId], found.warning_id)))
+      throw new Refusal('warning.messageNotFound', 'notFound');
+    return found;
+  }
+
+  /** A reminder message as the log names it: its reminder's machine type and version, and its language. */
+  private async messageContent(caller: SessionUser, message: { warning_id: number; language: string }) {
+    const reminder = await this.deps.reminders.find([caller.orgId], message.warning_id);
+    return {
+      k: 'reminderMessage',
+      v: {
+        machineType: reminder?.machine_type ?? '',
+        version: reminder?.ota_version ?? '',
+        language: message.language,
+      },
+    };
   }
 
   /**
@@ -267,11 +290,13 @@ export class TipService {
    * nearest one configured (reminderLanguages); undefined when there is none.
    */
   async reminderFor(
+    companyOrgId: number,
     machineType: string,
     otaVersion: string,
     panelLanguage: string,
   ): Promise<string | undefined> {
     const found = await this.deps.reminders.messageFor(
+      companyOrgId,
       machineType,
       otaVersion,
       reminderLanguages(panelLanguage),

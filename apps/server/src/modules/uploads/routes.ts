@@ -14,10 +14,10 @@ export function uploadRoutes(http: FastifyInstance, router: Router, service: Upl
     (id: boolean) =>
     async ({ session, language, request, reply }: SessionCallContext<unknown>) => {
       const uploadId = id ? (request.params as { uploadId?: string }).uploadId : undefined;
-      // A refusal (another company's upload) is answered by the edge, in the envelope.
-      await service.admit(session.user, uploadId);
+      // A refusal (another company's upload, bytes on another instance) is answered by the edge, in the envelope.
+      const upload = await service.admit(session.user, uploadId);
       reply.hijack();
-      await service.handle(session.user, language, { req: request.raw, res: reply.raw }, uploadId);
+      await service.handle(session.user, language, { req: request.raw, res: reply.raw }, upload);
       return undefined;
     };
   router.add(uploads.createUpload, raw(false));

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Card, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { accounts } from '@panelfleet/contract';
+import { accounts, identity } from '@panelfleet/contract';
 import { call } from '../../api/client';
 import { formatDateTime } from '../../format/dateTime';
 import { ListToolbar } from '../../lists/ListToolbar';
@@ -77,6 +77,28 @@ export default function ConsoleUsersView() {
             }
           />
           <RowAction
+            label={t('accounts.resetSecondFactor')}
+            testId="row-reset-second-factor"
+            onClick={() =>
+              confirm(
+                t('accounts.resetSecondFactorConfirm', { name: row.userName }),
+                () => call(identity.resetUserSecondFactor, { userId: row.userId }),
+                list.reload,
+              )
+            }
+          />
+          <RowAction
+            label={t('accounts.endSessions')}
+            testId="row-end-sessions"
+            onClick={() =>
+              confirm(
+                t('accounts.endSessionsConfirm', { name: row.userName }),
+                () => call(identity.endUserSessions, { userId: row.userId }),
+                list.reload,
+              )
+            }
+          />
+          <RowAction
             label={t('lists.delete')}
             testId="row-delete"
             danger
@@ -90,7 +112,7 @@ export default function ConsoleUsersView() {
           />
         </>
       ),
-      180,
+      300,
     ),
   ];
 

@@ -29,8 +29,9 @@ import { ApiError, call } from '../../api/client';
 import { SESSION_QUERY_KEY } from '../../app/queryClient';
 import { formatDateTime } from '../../format/dateTime';
 import { useConfirmAction } from '../../lists/useConfirmAction';
-import { ApkIcon } from './ApkView';
+import { ApkIcon } from './ApkIcon';
 import { InstallModal } from './InstallModal';
+import { useOtaAccess } from '../ota/manage/useOtaAccess';
 import { InstallTaskModal } from './InstallTasks';
 import { megabytes } from '../../format/fileSize';
 import { useUploadFlow } from './useUploadFlow';
@@ -47,6 +48,7 @@ export function ApkDetail({ apkMarkId, onBack }: { apkMarkId: number; onBack: ()
   const [editing, setEditing] = useState<{ id: number; remark: string }>();
   const [installing, setInstalling] = useState<{ apkVersionId: number; versionName: string }>();
   const [following, setFollowing] = useState<number>();
+  const { installer } = useOtaAccess();
   const query = useQuery({
     queryKey: [...SESSION_QUERY_KEY, 'apk', 'details', apkMarkId],
     queryFn: () => call(apk.apkDetails, { apkMarkId, start: 1, size: 100 }, { quietFail: true }),
@@ -131,15 +133,22 @@ export function ApkDetail({ apkMarkId, onBack }: { apkMarkId: number; onBack: ()
             key={v.apkVersionId}
             data-testid={`apk-version-${v.versionCode}`}
             actions={[
-              <Button
-                key="install"
-                size="small"
-                icon={<CloudDownloadOutlined />}
-                data-testid={`apk-version-install-${v.versionCode}`}
-                onClick={() => setInstalling({ apkVersionId: v.apkVersionId, versionName: v.versionName })}
-              >
-                {t('apkPage.install')}
-              </Button>,
+              // Only who may install sees the button (the contract's access declaration).
+              ...(installer
+                ? [
+                    <Button
+                      key="install"
+                      size="small"
+                      icon={<CloudDownloadOutlined />}
+                      data-testid={`apk-version-install-${v.versionCode}`}
+                      onClick={() =>
+                        setInstalling({ apkVersionId: v.apkVersionId, versionName: v.versionName })
+                      }
+                    >
+                      {t('apkPage.install')}
+                    </Button>,
+                  ]
+                : []),
               <Button
                 key="delete"
                 danger

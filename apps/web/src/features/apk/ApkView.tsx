@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Card, Col, Empty, Image, Input, Pagination, Row, Space, Spin, Typography } from 'antd';
+import { Button, Card, Col, Empty, Input, Pagination, Row, Space, Spin, Typography } from 'antd';
 import { UnorderedListOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,29 +10,13 @@ import { formatDateTime } from '../../format/dateTime';
 import { useOtaAccess } from '../ota/manage/useOtaAccess';
 import { ApkDetail } from './ApkDetail';
 import { InstallTasksModal } from './InstallTasks';
-import { DEFAULT_ICON } from './defaultIcon';
+import { ApkIcon } from './ApkIcon';
 import { megabytes } from '../../format/fileSize';
 import { useUploadFlow } from './useUploadFlow';
 
 /** The APK list's page sizes (spec 3 section 2.6): 1, 10, 20, 30, 50, default 20. */
 const APK_PAGE_SIZES = ['1', '10', '20', '30', '50'];
 const APK_PAGE_SIZE = 20;
-
-/** A card's icon; one that fails to load shows the default picture. */
-export function ApkIcon({ src, size, title }: { src: string; size: number; title?: string }) {
-  return (
-    <Image
-      src={src || DEFAULT_ICON}
-      fallback={DEFAULT_ICON}
-      width={size}
-      height={size}
-      preview={false}
-      alt={title ?? ''}
-      title={title}
-      style={{ objectFit: 'contain', borderRadius: 8 }}
-    />
-  );
-}
 
 /**
  * View `apk` (spec 3 section 2.6): the application cards of the company, searched by label, a
@@ -45,7 +29,7 @@ export default function ApkView() {
   const [label, setLabel] = useState<string>();
   const [opened, setOpened] = useState<number>();
   const [tasksOpen, setTasksOpen] = useState(false);
-  const { operator } = useOtaAccess();
+  const { installer } = useOtaAccess();
   const query = useQuery({
     queryKey: [...SESSION_QUERY_KEY, 'apk', 'cards', paging.page, paging.size, label],
     queryFn: () => call(apk.listApkCards, { start: paging.page, size: paging.size, label }),
@@ -84,7 +68,7 @@ export default function ApkView() {
             style={{ width: 240 }}
             data-testid="apk-search"
           />
-          {operator && (
+          {installer && (
             <Button
               icon={<UnorderedListOutlined />}
               onClick={() => setTasksOpen(true)}

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { App, Checkbox, Empty, Input, Modal, Radio, Table, Tag } from 'antd';
+import { App, Input, Modal, Radio, Table, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { apk, device } from '@panelfleet/contract';
@@ -7,13 +7,28 @@ import { ApiError, call } from '../../api/client';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { SESSION_QUERY_KEY } from '../../app/queryClient';
 import { CONTRACT_NS } from '../../i18n';
+import { ChooseAllBox, PanelPicker, PickedCount } from '../labels/PanelPicker';
+import { usePanelPicker } from '../labels/usePanelPicker';
 
 type Target = 'devices' | 'labels';
 
+/** Every panel of the company, page after page (the list call's largest page is 100). */
+async function allPanels(signal: AbortSignal) {
+  const rows: device.DeviceRow[] = [];
+  let cursor: string | undefined;
+  for (let start = 1; ; start += 1) {
+    const reply = await call(device.listDevices, { start, size: 100, cursor }, { signal });
+    rows.push(...reply.listObject);
+    cursor = reply.cursor;
+    if (!reply.listObject.length || rows.length >= reply.totalRecords) return rows;
+  }
+}
+
 /**
  * Install a version on panels (spec 3 section 2.6, the renew page's install-to-devices dialog):
- * chosen panels, searchable by deviceKey or deviceName, or the panels of chosen labels; at least
- * one must be chosen. The server makes a task with a row per panel (followed in the install task
+ * chosen panels (every panel of the company, searchable by deviceKey or deviceName; the header box
+ * chooses every match on every page), or the panels of chosen labels; the count shows before the
+ * install, and at least one must be chosen. The server makes a task with a row per panel (followed in the install task
  * dialog that `onInstalled` opens); each panel downloads, verifies, installs and reports its apps.
  */
 export function InstallModal({
@@ -30,34 +45,28 @@ export function InstallModal({
   const [target, setTarget] = useState<Target>('devices');
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<number[]>([]);
-  const [labels, setLabels] = useState<number[]>([]);
   const [saving, setSaving] = useState(false);
   const open = version !== undefined;
+  const picker = usePanelPicker({ open });
   const devices = useQuery({
     queryKey: [...SESSION_QUERY_KEY, 'apk', 'install-devices'],
-    queryFn: () => call(device.listDevices, { start: 1, size: 100 }),
+    queryFn: ({ signal }) => allPanels(signal),
     enabled: open && target === 'devices',
-  });
-  const groups = useQuery({
-    queryKey: [...SESSION_QUERY_KEY, 'apk', 'install-labels'],
-    queryFn: () => call(device.listGroups, {}),
-    enabled: open && target === 'labels',
   });
   const rows = useMemo(() => {
     const text = search.trim().toLowerCase();
-    return (devices.data?.listObject ?? []).filter(
+    return (devices.data ?? []).filter(
       (d) => !text || d.deviceKey.toLowerCase().includes(text) || d.deviceName.toLowerCase().includes(text),
     );
   }, [devices.data, search]);
   const close = () => {
     setChosen([]);
-    setLabels([]);
     setTarget('devices');
     onClose();
   };
 
   const install = async () => {
-    const ids = target === 'devices' ? chosen : labels;
+    const ids = target === 'devices' ? chosen : picker.ticked;
     if (!ids.length) {
       void message.warning(
         target === 'devices' ? t('apk.selectDevice', { ns: CONTRACT_NS }) : t('apkTask.chooseLabels'),
@@ -126,8 +135,27 @@ export function InstallModal({
             rowKey="deviceId"
             loading={devices.isFetching}
             dataSource={rows}
-            pagination={{ pageSize: 5, showSizeChanger: false }}
-            rowSelection={{ selectedRowKeys: chosen, onChange: (keys) => setChosen(keys as number[]) }}
+            data-testid="apk-install-devices"
+            pagination={{
+              pageSize: 5,
+              showSizeChanger: false,
+              showTotal: (count) => t('lists.total', { count }),
+            }}
+            rowSelection={{
+              selectedRowKeys: chosen,
+              preserveSelectedRowKeys: true,
+              columnTitle: (
+                <ChooseAllBox
+                  rows={rows}
+                  chosen={chosen.filter((id) => rows.some((r) => r.deviceId === id))}
+                  onChange={(ids) =>
+                    setChosen([...chosen.filter((id) => !rows.some((r) => r.deviceId === id)), ...ids])
+                  }
+                  testId="apk-install-all-panels"
+                />
+              ),
+              onChange: (keys) => setChosen(keys as number[]),
+            }}
             columns={[
               { title: t('apkPage.deviceName'), dataIndex: 'deviceName' },
               { title: t('apkPage.deviceKey'), dataIndex: 'deviceKey' },
@@ -143,22 +171,14 @@ export function InstallModal({
               },
             ]}
           />
+          {chosen.length > 0 && (
+            <PickedCount count={chosen.length} of={chosen.length} testId="apk-install-count" />
+          )}
         </>
       ) : (
         <div data-testid="apk-install-labels">
           <p>{t('apkTask.chooseLabels')}</p>
-          {groups.data && !groups.data.listObject.length ? (
-            <Empty description={t('apkTask.noLabels')} />
-          ) : (
-            <Checkbox.Group
-              value={labels}
-              onChange={(values) => setLabels(values)}
-              options={(groups.data?.listObject ?? []).map((g) => ({
-                value: g.groupId,
-                label: <span data-testid={`apk-install-label-${g.groupName}`}>{g.groupName}</span>,
-              }))}
-            />
-          )}
+          <PanelPicker picker={picker} choose={false} testIdPrefix="apk-install" pageSize={5} />
         </div>
       )}
     </Modal>

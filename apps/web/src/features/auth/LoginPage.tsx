@@ -1,5 +1,9 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, Form, Input, Typography } from 'antd';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Alert, Button, Form, theme } from 'antd';
+// Input's own modules: antd's `Input` export hangs TextArea, Search, OTP and Group on itself, so
+// importing it brings them all into the sign-in page.
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -20,6 +24,12 @@ import { CAPTCHA_REFRESH_MS, captchaUrl } from './captcha';
 import { readRememberedName, rememberNameCookie } from './rememberedName';
 import { storeProgramRole } from './programRole';
 import { isLicenseRefusal } from '../serverLicense/licenseState';
+import { withIdentityCatalogs } from '../identity/catalogs';
+
+// The second step (a code, or the enrolment an organisation requires) loads only when asked for.
+const SecondStep = lazy(withIdentityCatalogs(() => import('../identity/SecondStep')));
+
+const SsoEntry = lazy(() => import('./SsoEntry'));
 
 interface LoginValues {
   username: string;
@@ -39,18 +49,25 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<LoginValues>();
+  const { token } = theme.useToken();
   const [submitting, setSubmitting] = useState(false);
   const [captchaStamp, setCaptchaStamp] = useState(() => Date.now());
   const [rememberedName] = useState(() => readRememberedName(document.cookie));
   // Why the last attempt was refused, kept as the message's key so it follows a language switch.
   const [refusal, setRefusal] = useState<ApiError>();
+  const [secondStep, setSecondStep] = useState<'secondFactor' | 'enrol'>();
+  // Single sign-on: opened by its link, or at once when the provider sent the browser back refused.
+  const [ssoOpen, setSsoOpen] = useState(() => new URLSearchParams(window.location.search).has('sso'));
   useRevalidateOnLanguageChange(form);
 
+  // CAPTCHA=off on the server: no captcha to show, answer or refresh.
+  const withCaptcha = config.captcha;
   const refreshCaptcha = useCallback(() => setCaptchaStamp(Date.now()), []);
   useEffect(() => {
+    if (!withCaptcha) return;
     const timer = window.setInterval(refreshCaptcha, CAPTCHA_REFRESH_MS);
     return () => window.clearInterval(timer);
-  }, [refreshCaptcha]);
+  }, [refreshCaptcha, withCaptcha]);
 
   const rules = useMemo(() => {
     const translate = (key: string) => t(key, { ns: CONTRACT_NS });
@@ -60,9 +77,15 @@ export default function LoginPage() {
       password: [
         schemaRule(fields.password, translate, (v) => (typeof v === 'string' && v !== '' ? md5(v) : '')),
       ],
-      tryCode: [schemaRule(fields.tryCode, translate)],
+      tryCode: [schemaRule(auth.captchaAnswer, translate)],
     };
   }, [t]);
+
+  const signedIn = (programRole: string) => {
+    storeProgramRole(localStorage, programRole);
+    queryClient.removeQueries({ queryKey: SESSION_QUERY_KEY });
+    navigate(PATHS.home);
+  };
 
   const signIn = async ({ username, password, tryCode }: LoginValues) => {
     setSubmitting(true);
@@ -70,13 +93,19 @@ export default function LoginPage() {
     try {
       const reply = await call(
         auth.login,
-        { username: username.trim(), password: md5(password), tryCode: tryCode.trim() },
+        {
+          username: username.trim(),
+          password: md5(password),
+          ...(withCaptcha ? { tryCode: tryCode.trim() } : {}),
+        },
         { quietFail: true },
       );
       document.cookie = rememberNameCookie(username.trim());
-      storeProgramRole(localStorage, reply.program_role);
-      queryClient.removeQueries({ queryKey: SESSION_QUERY_KEY });
-      navigate(PATHS.home);
+      if (reply.nextStep !== 'done') {
+        setSecondStep(reply.nextStep);
+        return;
+      }
+      signedIn(reply.program_role);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // A private deployment that is not (or no longer) activated: the license page comes first.
@@ -115,7 +144,22 @@ export default function LoginPage() {
           paddingBottom: 80,
         }}
       >
-        <Card style={{ width: 420 }} styles={{ body: { padding: '32px 32px 16px' } }}>
+        {/* A plain panel in antd's card look: antd's Card would bring its tabs and skeleton (and
+            Typography its editing and copying) into the first download. */}
+        <div
+          style={{
+            width: 420,
+            boxSizing: 'border-box',
+            padding: '32px 32px 16px',
+            background: token.colorBgContainer,
+            border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+            borderRadius: token.borderRadiusLG,
+            color: token.colorText,
+            fontFamily: token.fontFamily,
+            fontSize: token.fontSize,
+            lineHeight: token.lineHeight,
+          }}
+        >
           <div
             style={{
               display: 'flex',
@@ -126,14 +170,36 @@ export default function LoginPage() {
             }}
           >
             {!special && <Logo size={40} color={skin.color} />}
-            <Typography.Title level={4} style={{ margin: 0 }}>
+            <h4
+              style={{
+                margin: 0,
+                color: token.colorTextHeading,
+                fontSize: token.fontSizeHeading4,
+                lineHeight: token.lineHeightHeading4,
+                fontWeight: token.fontWeightStrong,
+              }}
+            >
               {title}
-            </Typography.Title>
+            </h4>
           </div>
-          <Typography.Paragraph type="secondary" style={{ textAlign: 'center', marginBottom: 24 }}>
+          <p style={{ textAlign: 'center', margin: '0 0 24px', color: token.colorTextDescription }}>
             {t('login.title')}
-          </Typography.Paragraph>
+          </p>
+          {secondStep && (
+            <Suspense fallback={null}>
+              <SecondStep
+                step={secondStep}
+                onSignedIn={signedIn}
+                onBack={() => {
+                  setSecondStep(undefined);
+                  form.setFieldValue('tryCode', '');
+                  refreshCaptcha();
+                }}
+              />
+            </Suspense>
+          )}
           <Form<LoginValues>
+            hidden={!!secondStep}
             form={form}
             size="large"
             initialValues={{ username: rememberedName, password: '', tryCode: '' }}
@@ -148,40 +214,42 @@ export default function LoginPage() {
               />
             </Form.Item>
             <Form.Item name="password" rules={rules.password}>
-              <Input.Password
+              <Password
                 prefix={<LockOutlined />}
                 placeholder={t('login.password')}
                 autoComplete="current-password"
                 autoFocus={!!rememberedName}
               />
             </Form.Item>
-            <Form.Item required={false}>
-              <div style={{ display: 'flex', gap: 8 }}>
-                <Form.Item name="tryCode" rules={rules.tryCode} noStyle>
-                  <Input
-                    prefix={<SafetyOutlined />}
-                    placeholder={t('login.captcha')}
-                    maxLength={CAPTCHA_LENGTH}
-                    autoComplete="off"
-                    style={{ flex: 1 }}
+            {withCaptcha && (
+              <Form.Item required={false}>
+                <div style={{ display: 'flex', gap: 8 }}>
+                  <Form.Item name="tryCode" rules={rules.tryCode} noStyle>
+                    <Input
+                      prefix={<SafetyOutlined />}
+                      placeholder={t('login.captcha')}
+                      maxLength={CAPTCHA_LENGTH}
+                      autoComplete="off"
+                      style={{ flex: 1 }}
+                    />
+                  </Form.Item>
+                  <img
+                    data-testid="captcha"
+                    src={captchaUrl(captchaStamp)}
+                    alt={t('login.captchaAlt')}
+                    title={t('login.captchaAlt')}
+                    onClick={refreshCaptcha}
+                    style={{
+                      width: 120,
+                      height: 40,
+                      cursor: 'pointer',
+                      border: '1px solid #d9d9d9',
+                      borderRadius: 6,
+                    }}
                   />
-                </Form.Item>
-                <img
-                  data-testid="captcha"
-                  src={captchaUrl(captchaStamp)}
-                  alt={t('login.captchaAlt')}
-                  title={t('login.captchaAlt')}
-                  onClick={refreshCaptcha}
-                  style={{
-                    width: 120,
-                    height: 40,
-                    cursor: 'pointer',
-                    border: '1px solid #d9d9d9',
-                    borderRadius: 6,
-                  }}
-                />
-              </div>
-            </Form.Item>
+                </div>
+              </Form.Item>
+            )}
             {refusal && (
               <Alert
                 type="error"
@@ -203,20 +271,50 @@ export default function LoginPage() {
           </Form>
           <div style={{ display: 'flex', justifyContent: 'space-between', minHeight: 22 }}>
             {config.serverLevel !== SERVER_LEVEL_WITHOUT_FORGOT ? (
-              <Link to="/findPassword" data-testid="forgot-link">
+              <TokenLink to="/findPassword" testId="forgot-link">
                 {t('login.forgot')}
-              </Link>
+              </TokenLink>
             ) : (
               <span />
             )}
             {config.serverLevel === SERVER_LEVEL_WITH_REGISTER && (
-              <Link to="/register" data-testid="register-link">
+              <TokenLink to="/register" testId="register-link">
                 {t('login.register')}
-              </Link>
+              </TokenLink>
             )}
           </div>
-        </Card>
+          {ssoOpen ? (
+            <Suspense fallback={null}>
+              <SsoEntry />
+            </Suspense>
+          ) : (
+            <Button type="link" block onClick={() => setSsoOpen(true)} data-testid="sso-open">
+              {t('login.ssoOpen')}
+            </Button>
+          )}
+        </div>
       </div>
     </div>
+  );
+}
+
+/** A router link in antd's link colours (antd sets them only where a component that resets links renders). */
+function TokenLink({ to, testId, children }: { to: string; testId: string; children: ReactNode }) {
+  const { token } = theme.useToken();
+  const [hover, setHover] = useState(false);
+  return (
+    <Link
+      to={to}
+      data-testid={testId}
+      onMouseEnter={() => setHover(true)}
+      onMouseLeave={() => setHover(false)}
+      style={{
+        color: hover ? token.colorLinkHover : token.colorLink,
+        textDecoration: 'none',
+        transition: `color ${token.motionDurationSlow}`,
+      }}
+    >
+      {children}
+    </Link>
   );
 }

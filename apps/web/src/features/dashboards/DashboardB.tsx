@@ -1,9 +1,11 @@
 import { Card, Col, Row, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { dashboard } from '@panelfleet/contract';
 import { Chart } from './Chart';
 import { Counters } from './Counters';
-import { diskGb, memoryGb, percent, slotLabels, slotValues, topWithOther } from './format';
+import { diskGb, hasData, memoryGb, percent, slicesOf, slotLabels, slotValues, topWithOther } from './format';
 import { gaugeOption } from './gauges';
+import { NoData } from './NoData';
 import { OtaVersionsCard } from './OtaVersionsCard';
 import { RegionMapCard } from './RegionMapCard';
 import { useDashboard, useHistory } from './useDashboard';
@@ -33,6 +35,7 @@ export default function DashboardB() {
     {
       key: 'disk',
       title: t('dashboard.disk'),
+      value: diskPct,
       option: gaugeOption(diskPct, 100, '%', t('dashboard.diskName')),
       note:
         info.disk !== null && info.diskTotal !== null
@@ -45,6 +48,7 @@ export default function DashboardB() {
     {
       key: 'memory',
       title: t('dashboard.memory'),
+      value: memoryPct,
       option: gaugeOption(memoryPct, 100, '%', t('dashboard.memoryName')),
       note:
         info.memory !== null && info.memoryTotal !== null
@@ -57,6 +61,7 @@ export default function DashboardB() {
     {
       key: 'cpu',
       title: host ? t('dashboard.cpuLoad') : t('dashboard.cpuTemperature'),
+      value: info.cpu,
       option: gaugeOption(
         info.cpu,
         100,
@@ -74,6 +79,13 @@ export default function DashboardB() {
         t('dashboard.otherCustomers'),
       )
     : data.machineTypeToTotal.map((m) => ({ name: m.name || t('dashboard.unknownType'), value: m.value }));
+  const slices = slicesOf(pie);
+  const slots = (series: typeof devices.data, value: (p: dashboard.HistoryPoint) => number | null) =>
+    series ? slotValues(series.points, series.start, series.step, series.count, value) : [];
+  const panelTotals = slots(devices.data, (p) => p.deviceTotal);
+  const onlinePeaks = slots(devices.data, (p) => p.onlineDevices);
+  const usersOnline = slots(users.data, (p) => p.onlineUsers);
+  const upgrades = data.weekUpgradeDevice.map((w) => w.total);
   return (
     <div data-testid="dashboard-b" data-scope={data.scope}>
       <Counters data={data} />
@@ -89,7 +101,11 @@ export default function DashboardB() {
                 </Typography.Text>
               }
             >
-              <Chart testId={`gauge-${g.key}`} height={200} option={g.option} />
+              {g.value === null ? (
+                <NoData testId={`gauge-${g.key}`} height={200} text={t('dashboard.noData')} />
+              ) : (
+                <Chart testId={`gauge-${g.key}`} height={200} option={g.option} />
+              )}
               <Typography.Text
                 type="secondary"
                 style={{ display: 'block', textAlign: 'center', minHeight: 22 }}
@@ -101,7 +117,9 @@ export default function DashboardB() {
         ))}
         <Col span={9}>
           <Card size="small" title={t('dashboard.deviceLine', { days: DEVICE_DAYS })}>
-            {devices.data ? (
+            {devices.data && !hasData(panelTotals) ? (
+              <NoData testId="chart-device-line" height={222} text={t('dashboard.noHistory')} />
+            ) : devices.data ? (
               <Chart
                 testId="chart-device-line"
                 height={222}
@@ -118,25 +136,18 @@ export default function DashboardB() {
                     {
                       name: t('dashboard.deviceTotal'),
                       type: 'line',
-                      data: slotValues(
-                        devices.data.points,
-                        devices.data.start,
-                        devices.data.step,
-                        devices.data.count,
-                        (p) => p.deviceTotal,
-                      ),
+                      // A lone known day (sampling began today) is a dot, not an invisible line.
+                      showAllSymbol: true,
+                      symbolSize: 6,
+                      data: panelTotals,
                     },
                     {
                       name: t('dashboard.onlinePeak'),
                       type: 'line',
                       areaStyle: { opacity: 0.15 },
-                      data: slotValues(
-                        devices.data.points,
-                        devices.data.start,
-                        devices.data.step,
-                        devices.data.count,
-                        (p) => p.onlineDevices,
-                      ),
+                      showAllSymbol: true,
+                      symbolSize: 6,
+                      data: onlinePeaks,
                     },
                   ],
                 }}
@@ -153,7 +164,9 @@ export default function DashboardB() {
         </Col>
         <Col span={10}>
           <Card size="small" title={t('dashboard.onlineUsers', { hours: USER_HOURS })}>
-            {users.data ? (
+            {users.data && !hasData(usersOnline) ? (
+              <NoData testId="chart-online-users" height={352} text={t('dashboard.noUsersOnline')} />
+            ) : users.data ? (
               <Chart
                 testId="chart-online-users"
                 height={352}
@@ -170,13 +183,7 @@ export default function DashboardB() {
                       name: t('dashboard.activeUserTotal'),
                       type: 'bar',
                       itemStyle: { color: '#722ed1' },
-                      data: slotValues(
-                        users.data.points,
-                        users.data.start,
-                        users.data.step,
-                        users.data.count,
-                        (p) => p.onlineUsers,
-                      ),
+                      data: usersOnline,
                     },
                   ],
                 }}
@@ -190,45 +197,53 @@ export default function DashboardB() {
       <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
         <Col span={9}>
           <Card size="small" title={t('dashboard.weekUpgrades')}>
-            <Chart
-              testId="chart-week-upgrades"
-              height={260}
-              option={{
-                tooltip: { trigger: 'axis' },
-                grid: { left: 40, right: 16, top: 24, bottom: 28 },
-                xAxis: { type: 'category', data: data.weekUpgradeDevice.map((w) => w.createDate.slice(5)) },
-                yAxis: { type: 'value', minInterval: 1 },
-                series: [
-                  {
-                    name: t('dashboard.upgradedPanels'),
-                    type: 'line',
-                    smooth: true,
-                    data: data.weekUpgradeDevice.map((w) => w.total),
-                  },
-                ],
-              }}
-            />
+            {!hasData(upgrades) ? (
+              <NoData testId="chart-week-upgrades" height={260} text={t('dashboard.noUpgrades')} />
+            ) : (
+              <Chart
+                testId="chart-week-upgrades"
+                height={260}
+                option={{
+                  tooltip: { trigger: 'axis' },
+                  grid: { left: 40, right: 16, top: 24, bottom: 28 },
+                  xAxis: { type: 'category', data: data.weekUpgradeDevice.map((w) => w.createDate.slice(5)) },
+                  yAxis: { type: 'value', minInterval: 1 },
+                  series: [
+                    {
+                      name: t('dashboard.upgradedPanels'),
+                      type: 'line',
+                      smooth: true,
+                      data: upgrades,
+                    },
+                  ],
+                }}
+              />
+            )}
           </Card>
         </Col>
         <Col span={7}>
           <Card size="small" title={multi ? t('dashboard.customersPie') : t('dashboard.devicesPie')}>
-            <Chart
-              testId="chart-customers-pie"
-              height={260}
-              option={{
-                tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
-                legend: { bottom: 0, type: 'scroll' },
-                series: [
-                  {
-                    type: 'pie',
-                    radius: '55%',
-                    center: ['50%', '45%'],
-                    label: { width: 90, overflow: 'break' },
-                    data: pie,
-                  },
-                ],
-              }}
-            />
+            {!slices.length ? (
+              <NoData testId="chart-customers-pie" height={260} text={t('dashboard.noPanels')} />
+            ) : (
+              <Chart
+                testId="chart-customers-pie"
+                height={260}
+                option={{
+                  tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
+                  legend: { bottom: 0, type: 'scroll' },
+                  series: [
+                    {
+                      type: 'pie',
+                      radius: '55%',
+                      center: ['50%', '45%'],
+                      label: { width: 90, overflow: 'break' },
+                      data: slices,
+                    },
+                  ],
+                }}
+              />
+            )}
           </Card>
         </Col>
         <Col span={8}>

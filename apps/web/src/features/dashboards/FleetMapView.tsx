@@ -8,7 +8,7 @@ import { SESSION_QUERY_KEY } from '../../app/queryClient';
 import { pollWhile, useLiveEvents } from '../../live/useLive';
 import { DeviceDetailModal } from '../devices/detail/DeviceDetailModal';
 import { Chart } from './Chart';
-import { clusterColor, PanelClusters, type ClusterPoint } from './clusters';
+import { clusterColor, markerSize, PanelClusters, type ClusterPoint } from './clusters';
 import type { echarts } from './echarts';
 import { loadMap, nameMapOf, type MapName } from './maps';
 
@@ -91,9 +91,22 @@ export default function FleetMapView() {
         data: points.map((point) => ({
           value: [point.longitude, point.latitude, point.count],
           point,
-          symbolSize: point.count === 1 ? 12 : Math.min(44, 18 + Math.log2(point.count) * 5),
-          itemStyle: { color: clusterColor(point), borderColor: '#fff', borderWidth: 1.5 },
-          label: { show: point.count > 1, formatter: String(point.count), color: '#fff', fontWeight: 'bold' },
+          // Big enough to see and to click on a 1440x900 screen, with a count that fits its circle.
+          symbolSize: markerSize(point.count),
+          itemStyle: {
+            color: clusterColor(point),
+            borderColor: '#fff',
+            borderWidth: 2,
+            shadowBlur: 4,
+            shadowColor: 'rgba(0, 0, 0, 0.35)',
+          },
+          label: {
+            show: point.count > 1,
+            formatter: String(point.count),
+            color: '#fff',
+            fontWeight: 'bold',
+            fontSize: point.count >= 100 ? 11 : 13,
+          },
         })),
         zlevel: 1,
       },

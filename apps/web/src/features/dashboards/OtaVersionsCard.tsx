@@ -3,6 +3,7 @@ import { Button, Card, Modal, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { dashboard } from '@panelfleet/contract';
 import { Chart } from './Chart';
+import { NoData } from './NoData';
 
 /** The OTA version pie of the first 6 versions; More>> lists every version with its panel count. */
 export function OtaVersionsCard({ data }: { data: dashboard.DashboardData }) {
@@ -20,23 +21,27 @@ export function OtaVersionsCard({ data }: { data: dashboard.DashboardData }) {
         </Button>
       }
     >
-      <Chart
-        testId="chart-ota-versions"
-        height={260}
-        option={{
-          tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
-          legend: { bottom: 0, type: 'scroll' },
-          series: [
-            {
-              type: 'pie',
-              radius: ['30%', '55%'],
-              label: { width: 90, overflow: 'break' },
-              center: ['50%', '45%'],
-              data: first.map((v) => ({ name: label(v.name), value: v.value })),
-            },
-          ],
-        }}
-      />
+      {!first.length ? (
+        <NoData testId="chart-ota-versions" height={260} text={t('dashboard.noVersions')} />
+      ) : (
+        <Chart
+          testId="chart-ota-versions"
+          height={260}
+          option={{
+            tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
+            legend: { bottom: 0, type: 'scroll' },
+            series: [
+              {
+                type: 'pie',
+                radius: ['30%', '55%'],
+                label: { width: 90, overflow: 'break' },
+                center: ['50%', '45%'],
+                data: first.map((v) => ({ name: label(v.name), value: v.value })),
+              },
+            ],
+          }}
+        />
+      )}
       <Modal
         title={t('dashboard.otaVersions')}
         open={open}

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Card, Segmented, Space, Spin, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { dashboard } from '@panelfleet/contract';
+import type { dashboard } from '@panelfleet/contract';
 import { Chart } from './Chart';
+import { mapScaleMax } from './format';
 import { loadMap, nameMapOf, regionLabel, type MapName } from './maps';
 
 /** The China/World map toggle with the located and unlocated counts (both dashboards). */
@@ -22,6 +23,7 @@ export function RegionMapCard({ data, height = 360 }: { data: dashboard.Dashboar
     name: regionLabel(map, p.name, language),
     value: p.value,
   }));
+  const scaleMax = mapScaleMax(points);
   const option = {
     tooltip: {
       trigger: 'item',
@@ -29,7 +31,8 @@ export function RegionMapCard({ data, height = 360 }: { data: dashboard.Dashboar
     },
     visualMap: {
       min: 0,
-      max: dashboard.DASHBOARD.mapScaleMax,
+      // The scale follows the data: the busiest region is the darkest.
+      max: scaleMax,
       left: 8,
       bottom: 8,
       text: [t('dashboard.mapHigh'), t('dashboard.mapLow')],
@@ -76,7 +79,9 @@ export function RegionMapCard({ data, height = 360 }: { data: dashboard.Dashboar
         </Tag>
       </Space>
       {ready === map ? (
-        <Chart testId={`region-map-${map}`} option={option} height={height} />
+        <div data-scale-max={scaleMax}>
+          <Chart testId={`region-map-${map}`} option={option} height={height} />
+        </div>
       ) : (
         <Spin style={{ display: 'block', margin: '120px auto' }} />
       )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterColor, PanelClusters } from './clusters';
+import { clusterColor, markerSize, PanelClusters } from './clusters';
 
 const panel = (id: number, lat: number, lon: number, online: boolean) => ({
   deviceId: id,
@@ -37,5 +37,14 @@ describe('PanelClusters', () => {
         .map((p) => p.device?.deviceKey)
         .sort(),
     ).toEqual(['K1', 'K2', 'K3']);
+  });
+});
+
+describe('map markers', () => {
+  it('are large enough to see and click, a group larger than a panel, and never huge', () => {
+    expect(markerSize(1)).toBeGreaterThanOrEqual(16);
+    expect(markerSize(2)).toBeGreaterThan(markerSize(1));
+    expect(markerSize(30)).toBeGreaterThan(markerSize(2));
+    expect(markerSize(1_000_000)).toBe(48);
   });
 });

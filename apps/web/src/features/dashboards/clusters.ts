@@ -20,7 +20,9 @@ interface Props {
 /** Panels grouped by nearness for a zoom level (supercluster), each group counting its online panels. */
 export class PanelClusters {
   private readonly index = new Supercluster<Props, { online: number }>({
-    radius: 48,
+    // Wide enough that the markers (markerSize, up to 48 px) of two groups never overlap on the
+    // world map at 1440 px, where a cluster-zoom pixel is about 0.8 of a screen pixel.
+    radius: 64,
     maxZoom: 16,
     map: (props) => ({ online: props.online }),
     reduce: (acc, props) => {
@@ -61,6 +63,9 @@ export class PanelClusters {
       });
   }
 }
+
+/** A marker's diameter in pixels: a lone panel 16, a group from 26 growing slowly with its count, at most 48. */
+export const markerSize = (count: number) => (count === 1 ? 16 : Math.min(48, 26 + Math.log2(count) * 4));
 
 /** Green when every panel of the point is online, grey when none is, orange in between. */
 export const clusterColor = (point: ClusterPoint) =>

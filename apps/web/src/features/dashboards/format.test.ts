@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { diskGb, memoryGb, percent, slotValues, topWithOther } from './format';
+import {
+  diskGb,
+  hasData,
+  mapScaleMax,
+  memoryGb,
+  percent,
+  slicesOf,
+  slotValues,
+  topWithOther,
+} from './format';
 
 describe('dashboard formatting', () => {
   it('divides disk and memory by 1024 twice (spec 3 section 9)', () => {
@@ -13,13 +22,30 @@ describe('dashboard formatting', () => {
     expect(percent(5, 0)).toBe(0);
   });
 
-  it('places history points in their slots', () => {
+  it('places history points in their slots, leaving unknown slots empty instead of 0', () => {
     const points = [
       { time: 100, v: 7 },
-      { time: 300, v: 9 },
+      { time: 300, v: 9 as number | null },
+      { time: 400, v: null },
       { time: 900, v: 1 },
     ];
-    expect(slotValues(points, 100, 100, 4, (p) => p.v)).toEqual([7, 0, 9, 0]);
+    expect(slotValues(points, 100, 100, 4, (p) => p.v)).toEqual([7, null, 9, null]);
+  });
+
+  it('says when a series or a pie has nothing to show', () => {
+    expect(hasData([null, 0, null])).toBe(false);
+    expect(hasData([null, 0, 3])).toBe(true);
+    expect(
+      slicesOf([
+        { name: 'Online', value: 3 },
+        { name: 'Offline', value: 0 },
+      ]),
+    ).toEqual([{ name: 'Online', value: 3 }]);
+  });
+
+  it('scales a map to its largest region', () => {
+    expect(mapScaleMax([{ value: 4 }, { value: 11 }, { value: 2 }])).toBe(11);
+    expect(mapScaleMax([])).toBe(1);
   });
 
   it('keeps the first n and sums the rest', () => {

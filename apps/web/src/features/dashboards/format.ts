@@ -18,21 +18,37 @@ export function slotLabels(start: number, step: number, count: number): string[]
   });
 }
 
-/** Values of the history points placed in their slots (0 where no sample was taken). */
+/**
+ * Values of the history points placed in their slots: null where nothing is known (no point, or
+ * a count that was not sampled then), which a line chart leaves as a gap instead of drawing 0.
+ */
 export function slotValues<T extends { time: number }>(
   points: T[],
   start: number,
   step: number,
   count: number,
-  value: (p: T) => number,
-): number[] {
-  const out = new Array<number>(count).fill(0);
+  value: (p: T) => number | null,
+): Array<number | null> {
+  const out = new Array<number | null>(count).fill(null);
   for (const p of points) {
     const i = Math.floor((p.time - start) / step);
     if (i >= 0 && i < count) out[i] = value(p);
   }
   return out;
 }
+
+/** Whether a series shows anything: some known value above zero. */
+export const hasData = (values: ReadonlyArray<number | null>) => values.some((v) => v !== null && v > 0);
+
+/** The slices of a pie that are there: an empty "Offline" slice is left out, not drawn at 0 %. */
+export const slicesOf = <T extends { value: number }>(items: T[]) => items.filter((item) => item.value > 0);
+
+/**
+ * The top of a map's colour scale: the largest count of a region, so that 30 panels in a few
+ * provinces span the whole scale instead of a pale corner of 0-10,000.
+ */
+export const mapScaleMax = (items: ReadonlyArray<{ value: number }>) =>
+  Math.max(1, ...items.map((item) => item.value));
 
 /** The first `n` entries and the rest summed as one "other" entry. */
 export function topWithOther(items: dashboard.NameValue[], n: number, other: string): dashboard.NameValue[] {

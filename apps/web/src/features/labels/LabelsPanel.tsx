@@ -1,15 +1,19 @@
 import { useState } from 'react';
 import { App, Button } from 'antd';
 import {
+  AppstoreOutlined,
   BulbOutlined,
   PoweroffOutlined,
   RedoOutlined,
   SoundOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { device } from '@panelfleet/contract';
 import { alreadyReported } from '../../api/client';
+import { homeView } from '../../paths';
+import { useScreenshotCatalogs } from '../screenshots/catalogs';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { useConfirmAction } from '../../lists/useConfirmAction';
 import { labelCommandKeys } from './commandKeys';
@@ -33,6 +37,8 @@ export function LabelsPanel() {
   const selection = useLabelDevices('labelDevices');
   const { ticked, list, needLabels } = selection;
   const [level, setLevel] = useState<'brightness' | 'volume'>();
+  const navigate = useNavigate();
+  const wallReady = useScreenshotCatalogs();
   const tagIds = () => ticked.join(',');
   const order = (name: string, send: () => Promise<{ hhtMsg?: string }>) => {
     if (needLabels()) return;
@@ -107,6 +113,15 @@ export function LabelsPanel() {
             >
               {t('labels.volume')}
             </Button>
+            {wallReady && (
+              <Button
+                icon={<AppstoreOutlined />}
+                data-testid="labels-wall"
+                onClick={() => !needLabels() && navigate(`${homeView('Labels')}?wall=${ticked[0]}`)}
+              >
+                {t('screenshots.wall.open')}
+              </Button>
+            )}
           </>
         }
       />

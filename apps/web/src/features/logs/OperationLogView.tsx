@@ -6,24 +6,29 @@ import { formatDateTime } from '../../format/dateTime';
 import { ListToolbar } from '../../lists/ListToolbar';
 import { PagedTable } from '../../lists/RowActions';
 import { usePagedList } from '../../lists/usePagedList';
+import { useOperationWords } from './operationWords';
 
 type Entry = logs.OperationLogRecord;
 
 /** Operation log (view operationLog, spec 3 section 2.8): every write in the organisation, newest first. */
 export default function OperationLogView() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const words = useOperationWords();
   const list = usePagedList('operationLog', (start, size, content) =>
     call(logs.listOperationLog, { start, size, content }),
   );
-  const typeLabel = (code: string) =>
-    i18n.exists(`operationLog.types.${code}`) ? t(`operationLog.types.${code}`) : code;
   const columns: TableColumnsType<Entry> = [
-    { title: t('operationLog.content'), dataIndex: 'content', width: 480 },
+    {
+      title: t('operationLog.content'),
+      dataIndex: 'content',
+      width: 480,
+      render: (_, row) => <span data-testid="operation-content">{words.contentOf(row)}</span>,
+    },
     { title: t('operationLog.userName'), dataIndex: 'userName' },
     {
       title: t('operationLog.operationType'),
       dataIndex: 'operationType',
-      render: (_, row) => <span data-testid="operation-type">{typeLabel(row.operationType)}</span>,
+      render: (_, row) => <span data-testid="operation-type">{words.typeOf(row.operationType)}</span>,
     },
     { title: t('operationLog.operatorIp'), dataIndex: 'operatorIp' },
     {

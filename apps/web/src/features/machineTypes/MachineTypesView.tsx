@@ -87,7 +87,7 @@ export default function MachineTypesView() {
 
   return (
     <Card title={t('machineTypes.title')}>
-      {!editor && <CatalogReadOnlyNotice />}
+      {!editor && <CatalogReadOnlyNotice catalog="machineTypes" />}
       <ListToolbar
         searchPlaceholder={t('machineTypes.searchName')}
         onSearch={list.search}

@@ -1,14 +1,18 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Avatar, Button, Card, Descriptions, Divider, Skeleton, Space, Tag, Typography } from 'antd';
 import { CameraOutlined, EditOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { ApiTokensSection } from './apiTokens/ApiTokensSection';
 import { AvatarModal } from './AvatarModal';
 import { avatarUrl } from './avatarFile';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { EditPersonalModal } from './EditPersonalModal';
 import { PERSONAL_QUERY_KEY, usePersonalInfo } from './personalQuery';
 import { useSendActivation } from './useSendActivation';
+import { withIdentityCatalogs } from '../identity/catalogs';
+
+const PersonalSecurity = lazy(withIdentityCatalogs(() => import('../identity/PersonalSecurity')));
 
 export default function PersonCenterView() {
   const { t } = useTranslation();
@@ -84,6 +88,15 @@ export default function PersonCenterView() {
       )}
       <Divider titlePlacement="start">{t('personal.changePassword')}</Divider>
       <ChangePasswordForm />
+      {info?.state === 1 && (
+        <div id="api-tokens">
+          <Divider titlePlacement="start">{t('apiTokens.title')}</Divider>
+          <ApiTokensSection />
+        </div>
+      )}
+      <Suspense fallback={null}>
+        <PersonalSecurity />
+      </Suspense>
       <AvatarModal
         open={choosingAvatar}
         onClose={() => setChoosingAvatar(false)}

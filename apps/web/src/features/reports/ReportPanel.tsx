@@ -8,11 +8,14 @@ import { call } from '../../api/client';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { formatDateTime } from '../../format/dateTime';
 import { useFilteredList } from '../../lists/usePagedList';
+import { useOperationWords } from '../logs/operationWords';
+import { DataRangeHint } from './DataRangeHint';
 import { reportDuration } from './duration';
 import {
   consoleTimeZone,
   DEFAULT_MODE,
   MODE_VALUES,
+  rangeOfData,
   recentRange,
   requestedDays,
   signOf,
@@ -21,7 +24,12 @@ import {
 } from './reportRange';
 
 type Kind = reports.ReportKind;
-type Row = reports.ErrorLogRow | reports.DeviceTimeRow | reports.AppTimeRow | reports.OperationLogRow;
+type Row =
+  | reports.ErrorLogRow
+  | reports.DeviceTimeRow
+  | reports.AppTimeRow
+  | reports.OperationLogRow
+  | reports.ProofOfPlayRow;
 
 interface ReportFilter {
   sign: string;
@@ -36,6 +44,7 @@ const CALLS = {
   deviceTime: reports.ureportRptDeviceTime,
   appTime: reports.ureportRptAppTime,
   operationLog: reports.ureportOperationLog,
+  proofOfPlay: reports.ureportProofOfPlay,
 } as const;
 
 const PICKERS: Record<string, 'date' | 'week' | 'month' | 'year'> = {
@@ -120,6 +129,21 @@ export function ReportPanel({ kind }: { kind: Kind }) {
     setDeviceName('');
     list.refresh();
   };
+  /** Shows the whole span of the report's data: its mode and days, searched at once. */
+  const showData = (firstDay: string, lastDay: string) => {
+    const chosen = rangeOfData(firstDay, lastDay, operation);
+    setMode(chosen.mode);
+    setWeekDate(null);
+    setRange(chosen.range);
+    const days = requestedDays(signOf(chosen.mode), { from: chosen.range[0], to: chosen.range[1] });
+    if (days !== 'chooseDate')
+      list.filter({
+        sign: signOf(chosen.mode),
+        ...days,
+        ...(deviceName.trim() && !operation ? { deviceName: deviceName.trim() } : {}),
+        timeZone,
+      });
+  };
   const chooseMode = (value: ModeValue) => {
     setMode(value);
     setWeekDate(null);
@@ -127,6 +151,7 @@ export function ReportPanel({ kind }: { kind: Kind }) {
   };
 
   const duration = (ms: number) => reportDuration(ms, t, i18n.language);
+  const words = useOperationWords();
   const column = (key: string, render?: (row: Row) => string) => ({
     title: t(`report.columns.${key}`),
     dataIndex: key,
@@ -150,11 +175,20 @@ export function ReportPanel({ kind }: { kind: Kind }) {
       column('packageName'),
       column('totalTime', time),
     ],
+    proofOfPlay: [
+      column('groupDate'),
+      column('programName'),
+      column('deviceName'),
+      column('deviceKey'),
+      column('plays'),
+      column('totalTime', time),
+      column('cutShort'),
+    ],
     operationLog: [
       column('operatorTime', (row) => formatDateTime((row as reports.OperationLogRow).operatorTime)),
       column('userName'),
-      column('operationType'),
-      column('content'),
+      column('operationType', (row) => words.typeOf((row as reports.OperationLogRow).operationType)),
+      column('content', (row) => words.contentOf(row as reports.OperationLogRow)),
       column('operatorIp'),
     ],
   }[kind];
@@ -162,6 +196,7 @@ export function ReportPanel({ kind }: { kind: Kind }) {
   const picker = PICKERS[sign]!;
   return (
     <div data-testid={`report-${kind}`}>
+      <DataRangeHint kind={kind} timeZone={timeZone} onShow={showData} />
       <Space wrap style={{ marginBottom: 16 }}>
         <Select<ModeValue>
           data-testid="report-mode"

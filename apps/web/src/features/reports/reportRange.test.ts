@@ -1,8 +1,23 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { recentRange, requestedDays, signOf, weekRange } from './reportRange';
+import { rangeOfData, recentRange, requestedDays, signOf, weekRange } from './reportRange';
 
 describe('report ranges', () => {
+  it('offers the span of the data: by day within a month, else by month, the operation log by day', () => {
+    const shown = (first: string, last: string, byDayOnly = false) => {
+      const { mode, range } = rangeOfData(first, last, byDayOnly);
+      return [signOf(mode), ...range.map((d) => d.format('YYYY-MM-DD'))];
+    };
+    expect(shown('2026-11-10', '2026-11-27')).toEqual(['day', '2026-11-10', '2026-11-27']);
+    expect(shown('2026-10-13', '2026-11-27')).toEqual(['month', '2026-10-13', '2026-11-27']);
+    expect(shown('2020-01-01', '2026-11-27')).toEqual(['year', '2020-01-01', '2026-11-27']);
+    expect(shown('2024-01-01', '2026-11-27', true)).toEqual(['day', '2025-11-27', '2026-11-27']);
+    expect(requestedDays('month', { from: dayjs('2026-10-13'), to: dayjs('2026-11-27') })).toEqual({
+      startTime: '2026-10-01',
+      endTime: '2026-11-30',
+    });
+  });
+
   it('maps the select values to the signs of spec 3 section 4', () => {
     expect([1, 2, 3, 4, 5].map((v) => signOf(v as 1 | 2 | 3 | 4 | 5))).toEqual([
       'year',

@@ -56,3 +56,28 @@ export function requestedDays(
 
 /** The console's time zone (IANA name): the report's days, weeks, months and years are its. */
 export const consoleTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** Days a day-mode range shows before the data's span is shown by month. */
+const DAYS_BY_DAY = 31;
+
+/**
+ * The mode and range that show a report's data (its first and last day with data): by day when
+ * it spans a month at most, else by month (by year beyond 36 months). The operation log is read
+ * by day only: its last 366 days.
+ */
+export function rangeOfData(
+  firstDay: string,
+  lastDay: string,
+  byDayOnly: boolean,
+): { mode: ModeValue; range: [Dayjs, Dayjs] } {
+  const last = dayjs(lastDay);
+  const first = dayjs(firstDay);
+  const days = last.diff(first, 'day') + 1;
+  if (byDayOnly || days <= DAYS_BY_DAY) {
+    const limit = reportTime.MAX_BUCKETS.day - 1;
+    return { mode: 3, range: [days > limit + 1 ? last.subtract(limit, 'day') : first, last] };
+  }
+  const months = (last.year() - first.year()) * 12 + last.month() - first.month() + 1;
+  if (months <= reportTime.MAX_BUCKETS.month) return { mode: 2, range: [first, last] };
+  return { mode: 1, range: [first, last] };
+}

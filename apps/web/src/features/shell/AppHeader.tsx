@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Layout } from 'antd';
 import { BgColorsOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,9 @@ import { FullscreenToggle } from './FullscreenToggle';
 import { LanguageSwitch } from './LanguageSwitch';
 import { SkinModal } from './SkinModal';
 import { UserMenu } from './UserMenu';
+
+// The bell and its live subscription load after the first screen (issue 26).
+const AlertBell = lazy(() => import('../alerts/AlertBell'));
 
 const ON_ACCENT = '#fff';
 
@@ -44,6 +47,9 @@ export function AppHeader({
         style={{ color: ON_ACCENT, fontSize: 18 }}
       />
       <div style={{ flex: 1 }} />
+      <Suspense fallback={null}>
+        <AlertBell color={ON_ACCENT} />
+      </Suspense>
       <FullscreenToggle color={ON_ACCENT} />
       <LanguageSwitch color={ON_ACCENT} />
       <Button

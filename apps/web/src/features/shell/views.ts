@@ -1,6 +1,8 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { VIEW_NAMES, type ViewName } from '@panelfleet/contract';
+import { withOperationWords } from '../logs/catalogs';
 import { withOtaCatalogs } from '../ota/catalogs';
+import { withAlertCatalogs } from '../alerts/catalogs';
 
 /** A screen, told which of its views it was opened as (a host shows that tab). */
 type ViewComponent = LazyExoticComponent<ComponentType<{ view: ViewName }>>;
@@ -14,6 +16,8 @@ const dashboardA: ViewComponent = lazy(() => import('../dashboards/DashboardA'))
 // OTA management: the host (otaPromote, upgradeManage) and each of its tabs, every tab its own URL.
 const otaManage: ViewComponent = lazy(withOtaCatalogs(() => import('../ota/manage/OtaManageView')));
 const otaLog: ViewComponent = lazy(withOtaCatalogs(() => import('../ota/log/OtaLogView')));
+// Issue 26: the notification centre and its tabs (rules, webhooks), every tab its own URL.
+const alertsHost: ViewComponent = lazy(withAlertCatalogs(() => import('../alerts/AlertsView')));
 const screens: Record<ViewName, ViewComponent> = {
   customerActive: lazy(() => import('../personal/CustomerActiveView')),
   personCenter: lazy(() => import('../personal/PersonCenterView')),
@@ -31,12 +35,14 @@ const screens: Record<ViewName, ViewComponent> = {
   ServeList: lazy(() => import('../servers/ServerListView')),
   setting: lazy(() => import('../settings/SettingView')),
   certificate: lazy(() => import('../certificate/CertificateView')),
-  report: lazy(() => import('../reports/ReportView')),
+  report: lazy(withOperationWords(() => import('../reports/ReportView'))),
   apk: otaManage,
   // The spec's older list variant of the APK page (type 1's menu): the same repository screen,
-  // which searches, uploads with a remark and installs to panels chosen by key or name.
-  apkRenew: lazy(withOtaCatalogs(() => import('../apk/ApkView'))),
-  operationLog: lazy(() => import('../logs/OperationLogView')),
+  // which searches, uploads with a remark and installs to panels chosen by key or name, shown as
+  // the APK tab of OTA management like the distributor's other entry there (upgradeTactics).
+  apkRenew: otaManage,
+  ssoSettings: lazy(() => import('../sso/SsoSettingsView')),
+  operationLog: lazy(withOperationWords(() => import('../logs/OperationLogView'))),
   abnormalLog: otaLog,
   errorMsg: lazy(() => import('../tips/ErrorTipsView')),
   warningMsg: otaManage,
@@ -50,6 +56,9 @@ const screens: Record<ViewName, ViewComponent> = {
   index2: dashboardA,
   Map: deviceManage,
   Broadcast: lazy(() => import('../broadcast/BroadcastView')),
+  alerts: alertsHost,
+  alertRules: alertsHost,
+  webhooks: alertsHost,
 };
 
 export const viewComponent = (view: ViewName): ViewComponent => screens[view];

@@ -1,15 +1,16 @@
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
 
-/** Told to readers of the catalog, who see it without add, edit and delete. */
-export function CatalogReadOnlyNotice() {
+/** Told to readers of a catalog (machine types, OTA versions), who see it without add, edit and delete. */
+export function CatalogReadOnlyNotice({ catalog }: { catalog: 'machineTypes' | 'otaVersions' }) {
   const { t } = useTranslation();
   return (
     <Alert
       data-testid="catalog-read-only"
+      data-catalog={catalog}
       type="info"
       showIcon
-      title={t('catalog.readOnly')}
+      title={t(`catalog.readOnly.${catalog}`)}
       style={{ marginBottom: 16 }}
     />
   );

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Badge, Collapse, Modal, Space, Spin, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AppsTab } from './AppsTab';
+import { ClockSkewAlert } from './ClockSkewAlert';
 import { ClonePanel } from './ClonePanel';
 import { DownloadTab } from './DownloadTab';
 import { InfoTab } from './InfoTab';
@@ -11,6 +12,7 @@ import { PowerPanel } from './PowerPanel';
 import { RemoteControlPanel } from './RemoteControlPanel';
 import { SettingPanel } from './SettingPanel';
 import { StorageTab } from './StorageTab';
+import { useScreenshotCatalogs, withScreenshotCatalogs } from '../../screenshots/catalogs';
 import { useDeviceDetail, usePanelSettings } from './useDeviceDetail';
 import { useSettingsPush } from './useSettingsPush';
 import { useResetOnOpen } from '../../../lists/useResetOnOpen';
@@ -22,7 +24,13 @@ export interface DeviceDetailModalProps {
   onClose(): void;
 }
 
-type TabKey = 'info' | 'storage' | 'download' | 'apps';
+// The Screen tab and its strings load when it is first opened.
+const ScreenshotTab = lazy(withScreenshotCatalogs(() => import('../../screenshots/ScreenshotTab')));
+
+type TabKey = 'info' | 'storage' | 'download' | 'apps' | 'screen' | 'history';
+
+// The history's charts (ECharts) are a chunk of their own, loaded when the tab is first opened.
+const HistoryTab = lazy(() => import('../history/HistoryTab'));
 
 /**
  * The device detail modal of spec 2 (900 wide, not closed by the mask): name and online marker,
@@ -34,6 +42,7 @@ export function DeviceDetailModal({ deviceId, open, onClose }: DeviceDetailModal
   const { settings, reload: reloadSettings } = usePanelSettings(deviceId, open);
   const push = useSettingsPush(deviceId ?? 0, reloadSettings);
   const [tab, setTab] = useState<TabKey>('info');
+  const screenReady = useScreenshotCatalogs();
   useResetOnOpen(open, () => setTab('info'));
   const online = detail?.isOnline === '1';
 
@@ -63,78 +72,99 @@ export function DeviceDetailModal({ deviceId, open, onClose }: DeviceDetailModal
       {!detail ? (
         <Spin style={{ display: 'block', margin: '80px auto' }} />
       ) : (
-        <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
-          <Tabs
-            style={{ flex: '1 1 0', minWidth: 0 }}
-            activeKey={tab}
-            onChange={(key) => setTab(key as TabKey)}
-            items={[
-              { key: 'info', label: t('deviceDetail.tab.info'), children: <InfoTab detail={detail} /> },
-              {
-                key: 'storage',
-                label: t('deviceDetail.tab.storage'),
-                children: <StorageTab detail={detail} />,
-              },
-              {
-                key: 'download',
-                label: t('deviceDetail.tab.download'),
-                children: <DownloadTab detail={detail} />,
-              },
-              {
-                key: 'apps',
-                label: t('deviceDetail.tab.apps'),
-                children: <AppsTab deviceId={detail.deviceId} online={online} active={tab === 'apps'} />,
-              },
-            ]}
-          />
-          <Collapse
-            accordion
-            size="small"
-            style={{ width: 360, flex: 'none' }}
-            defaultActiveKey="remote"
-            data-testid="detail-accordion"
-            items={[
-              {
-                key: 'remote',
-                label: t('deviceDetail.panel.remote'),
-                children: <RemoteControlPanel detail={detail} reload={reload} />,
-              },
-              {
-                key: 'position',
-                label: t('deviceDetail.panel.position'),
-                children: <PositionPanel detail={detail} />,
-              },
-              {
-                key: 'power',
-                label: t('deviceDetail.panel.power'),
-                children: <PowerPanel settings={settings} online={online} push={push} />,
-              },
-              {
-                key: 'notification',
-                label: t('deviceDetail.panel.notification'),
-                children: <NotificationPanel detail={detail} />,
-              },
-              {
-                key: 'setting',
-                label: t('deviceDetail.panel.setting'),
-                children: (
-                  <>
-                    <SavedSettingsActions detail={detail} />
-                    <SettingPanel settings={settings} online={online} push={push} />
-                  </>
-                ),
-              },
-              {
-                key: 'clone',
-                label: t('deviceDetail.panel.clone'),
-                children: <ClonePanel detail={detail} settings={settings} />,
-              },
-            ].map((item) => ({
-              ...item,
-              label: <span data-testid={`accordion-${item.key}`}>{item.label}</span>,
-            }))}
-          />
-        </div>
+        <>
+          <ClockSkewAlert detail={detail} />
+          <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
+            <Tabs
+              style={{ flex: '1 1 0', minWidth: 0 }}
+              activeKey={tab}
+              onChange={(key) => setTab(key as TabKey)}
+              items={[
+                { key: 'info', label: t('deviceDetail.tab.info'), children: <InfoTab detail={detail} /> },
+                {
+                  key: 'storage',
+                  label: t('deviceDetail.tab.storage'),
+                  children: <StorageTab detail={detail} />,
+                },
+                {
+                  key: 'download',
+                  label: t('deviceDetail.tab.download'),
+                  children: <DownloadTab detail={detail} />,
+                },
+                {
+                  key: 'apps',
+                  label: t('deviceDetail.tab.apps'),
+                  children: <AppsTab deviceId={detail.deviceId} online={online} active={tab === 'apps'} />,
+                },
+                {
+                  key: 'screen',
+                  label: <span data-testid="tab-screen">{screenReady ? t('screenshots.tab') : '…'}</span>,
+                  children: (
+                    <Suspense fallback={<Spin />}>
+                      <ScreenshotTab deviceId={detail.deviceId} online={online} />
+                    </Suspense>
+                  ),
+                },
+                {
+                  key: 'history',
+                  label: <span data-testid="detail-tab-history">{t('panelHistory.tab')}</span>,
+                  children: tab === 'history' && (
+                    <Suspense fallback={<Spin />}>
+                      <HistoryTab deviceId={detail.deviceId} />
+                    </Suspense>
+                  ),
+                },
+              ]}
+            />
+            <Collapse
+              accordion
+              size="small"
+              style={{ width: 360, flex: 'none' }}
+              defaultActiveKey="remote"
+              data-testid="detail-accordion"
+              items={[
+                {
+                  key: 'remote',
+                  label: t('deviceDetail.panel.remote'),
+                  children: <RemoteControlPanel detail={detail} reload={reload} />,
+                },
+                {
+                  key: 'position',
+                  label: t('deviceDetail.panel.position'),
+                  children: <PositionPanel detail={detail} />,
+                },
+                {
+                  key: 'power',
+                  label: t('deviceDetail.panel.power'),
+                  children: <PowerPanel settings={settings} online={online} push={push} />,
+                },
+                {
+                  key: 'notification',
+                  label: t('deviceDetail.panel.notification'),
+                  children: <NotificationPanel detail={detail} />,
+                },
+                {
+                  key: 'setting',
+                  label: t('deviceDetail.panel.setting'),
+                  children: (
+                    <>
+                      <SavedSettingsActions detail={detail} />
+                      <SettingPanel settings={settings} online={online} push={push} />
+                    </>
+                  ),
+                },
+                {
+                  key: 'clone',
+                  label: t('deviceDetail.panel.clone'),
+                  children: <ClonePanel detail={detail} settings={settings} />,
+                },
+              ].map((item) => ({
+                ...item,
+                label: <span data-testid={`accordion-${item.key}`}>{item.label}</span>,
+              }))}
+            />
+          </div>
+        </>
       )}
     </Modal>
   );

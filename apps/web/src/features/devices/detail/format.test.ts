@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { downloadProgress, storageOf, toGb, toKb } from './format';
+import { clockSkewOf, downloadProgress, formatUtcOffset, storageOf, toGb, toKb } from './format';
 
 describe('storage', () => {
   it('shows free memory in GB with two decimals and its share', () => {
@@ -39,5 +39,46 @@ describe('download progress', () => {
     expect(downloadProgress('ota', 0, 4096)).toBeUndefined();
     expect(downloadProgress('apk', 0, 4096)).toEqual({ currentKb: 0, totalKb: 4, percent: 0 });
     expect(downloadProgress('ota', 1024, 4096)).toEqual({ currentKb: 1, totalKb: 4, percent: 25 });
+  });
+});
+
+describe('clock skew', () => {
+  it('warns past a minute either way, in the two largest units', () => {
+    expect(clockSkewOf(null)).toBeUndefined();
+    expect(clockSkewOf(60_000)).toBeUndefined();
+    expect(clockSkewOf(-60_000)).toBeUndefined();
+    expect(clockSkewOf(-612_000)).toEqual({
+      ahead: false,
+      parts: [
+        { unit: 'min', n: 10 },
+        { unit: 's', n: 12 },
+      ],
+    });
+    expect(clockSkewOf(61_000)).toEqual({
+      ahead: true,
+      parts: [
+        { unit: 'min', n: 1 },
+        { unit: 's', n: 1 },
+      ],
+    });
+    // Three days and four hours and some: the minutes no longer matter.
+    expect(clockSkewOf((3 * 86_400 + 4 * 3_600 + 5 * 60) * 1000)).toEqual({
+      ahead: true,
+      parts: [
+        { unit: 'd', n: 3 },
+        { unit: 'h', n: 4 },
+      ],
+    });
+    expect(clockSkewOf(-2 * 3_600_000)?.parts).toEqual([{ unit: 'h', n: 2 }]);
+  });
+});
+
+describe('time zone', () => {
+  it('shows the reported UTC offset as hours and minutes', () => {
+    expect(formatUtcOffset(480)).toBe('UTC+08:00');
+    expect(formatUtcOffset(0)).toBe('UTC+00:00');
+    expect(formatUtcOffset(-150)).toBe('UTC-02:30');
+    expect(formatUtcOffset(345)).toBe('UTC+05:45');
+    expect(formatUtcOffset(-720)).toBe('UTC-12:00');
   });
 });

@@ -10,6 +10,7 @@ import { EnabledTag, OnlineTag } from '../../../lists/StatusTags';
 import { ScreenTimeModal } from '../../screenTime/ScreenTimeModal';
 import { EditDeviceModal } from '../edit/EditDeviceModal';
 import { EditLabelsModal } from '../edit/EditLabelsModal';
+import { RemoveDeviceModal } from '../edit/RemoveDeviceModal';
 import { DeviceDetailModal } from '../detail/DeviceDetailModal';
 import { LabelChips } from './LabelChips';
 import { useDeviceList } from './useDeviceList';
@@ -25,6 +26,7 @@ export function DeviceListTab() {
   const onlineOf = useOnlineState(list.rows.map((r) => r.deviceKey));
   const [selected, setSelected] = useState<Map<number, DeviceRow>>(new Map());
   const [editing, setEditing] = useState<DeviceRow>();
+  const [removing, setRemoving] = useState<DeviceRow>();
   const [labelling, setLabelling] = useState(false);
   const [screenTime, setScreenTime] = useState<DeviceRow>();
   const [detailId, setDetailId] = useState<number>();
@@ -82,9 +84,15 @@ export function DeviceListTab() {
             testId="row-screen-time"
             onClick={() => setScreenTime(row)}
           />
+          <RowAction
+            label={t('devices.remove')}
+            testId="row-remove"
+            danger
+            onClick={() => setRemoving(row)}
+          />
         </>
       ),
-      210,
+      260,
     ),
   ];
 
@@ -150,6 +158,7 @@ export function DeviceListTab() {
         onClose={() => setDetailId(undefined)}
       />
       <EditDeviceModal row={editing} onClose={() => setEditing(undefined)} onSaved={list.reload} />
+      <RemoveDeviceModal row={removing} onClose={() => setRemoving(undefined)} onRemoved={list.reload} />
       <EditLabelsModal
         devices={[...selected.values()]}
         open={labelling}

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Space, Typography, type TableColumnsType } from 'antd';
+import { Badge, Button, Card, Typography, type TableColumnsType } from 'antd';
 import { CloudUploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ota } from '@panelfleet/contract';
 import { call } from '../../../api/client';
 import { formatDateTime } from '../../../format/dateTime';
 import { ListToolbar } from '../../../lists/ListToolbar';
-import { operationsColumn, PagedTable, RowAction } from '../../../lists/RowActions';
+import { operationsColumn, PagedTable, RowAction, textColumn } from '../../../lists/RowActions';
 import { useConfirmAction } from '../../../lists/useConfirmAction';
 import { usePagedList } from '../../../lists/usePagedList';
 import { ForceUpgradeModal } from '../force/ForceUpgradeModal';
@@ -14,6 +14,7 @@ import { useOtaAccess } from '../manage/useOtaAccess';
 import { DescriptionsModal } from './DescriptionsModal';
 import { EditFileModal } from './EditFileModal';
 import { formatFileSize } from '../../../format/fileSize';
+import { OneLine, TwoLines } from '../../../lists/TwoLines';
 import { UploadFlow } from './UploadFlow';
 import { ViewFileModal } from './ViewFileModal';
 
@@ -33,80 +34,105 @@ export default function OtaFilesTab() {
   const [describing, setDescribing] = useState<OtaFile>();
   const [upgrading, setUpgrading] = useState<OtaFile>();
 
+  // Thirteen fields fit 1366 px (fixed layout) in eight columns: pairs share a column on two lines,
+  // and a long file name or remark ends in "…" with the whole of it on hover.
   const columns: TableColumnsType<OtaFile> = [
     {
       title: t('ota.file.fileName'),
       dataIndex: 'fileName',
       render: (_, row) => (
-        <Space size={6}>
-          <Typography.Text data-testid="ota-file-name">{row.fileName}</Typography.Text>
-          {row.finishUpgradeDeviceCount === 0 && (
-            <Badge count={t('ota.file.new')} color="red" data-testid="ota-file-new" />
-          )}
-        </Space>
+        <TwoLines
+          first={
+            <>
+              <OneLine text={row.fileName} testId="ota-file-name" />
+              {row.finishUpgradeDeviceCount === 0 && (
+                <Badge count={t('ota.file.new')} color="red" data-testid="ota-file-new" />
+              )}
+            </>
+          }
+          second={row.otaVersion}
+        />
       ),
     },
-    { title: t('ota.file.otaVersion'), dataIndex: 'otaVersion' },
     {
-      title: t('ota.file.fileSize'),
+      title: t('ota.file.sizeMd5'),
       dataIndex: 'fileSize',
-      render: (_, row) => formatFileSize(row.fileSize),
-    },
-    {
-      title: t('ota.file.fileMd5'),
-      dataIndex: 'fileMd5',
-      render: (_, row) => <Typography.Text code>{row.fileMd5.slice(0, 12)}…</Typography.Text>,
-    },
-    { title: t('ota.file.fitMachineType'), dataIndex: 'fitMachineType' },
-    {
-      title: t('ota.file.fitOtaVersion'),
-      dataIndex: 'fitOtaVersion',
-      render: (_, row) => row.fitOtaVersion || t('ota.file.anyVersion'),
-    },
-    { title: t('ota.file.rule'), dataIndex: 'otaFileRuleName' },
-    { title: t('ota.file.finished'), dataIndex: 'finishUpgradeDeviceCount' },
-    { title: t('ota.file.userName'), dataIndex: 'userName' },
-    { title: t('ota.file.remark'), dataIndex: 'remarkFileName', ellipsis: true, width: 180 },
-    {
-      title: t('ota.file.createDate'),
-      dataIndex: 'createDate',
-      render: (_, row) => formatDateTime(row.createDate),
-    },
-    operationsColumn<OtaFile>(t('lists.operations'), (row) => (
-      <>
-        {access.operator && (
-          <RowAction
-            label={t('ota.force.action')}
-            testId="row-force-upgrade"
-            onClick={() => setUpgrading(row)}
-          />
-        )}
-        <RowAction
-          label={t('ota.description.action')}
-          testId="row-descriptions"
-          onClick={() => setDescribing(row)}
+      width: 100,
+      render: (_, row) => (
+        <TwoLines
+          first={formatFileSize(row.fileSize)}
+          second={
+            <Typography.Text code title={row.fileMd5}>
+              {row.fileMd5.slice(0, 8)}…
+            </Typography.Text>
+          }
         />
-        <RowAction label={t('ota.file.view')} testId="row-view" onClick={() => setViewing(row.id)} />
-        {row.owned === '1' && (
-          <>
-            <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
+      ),
+    },
+    {
+      title: t('ota.file.fits'),
+      dataIndex: 'fitMachineType',
+      width: 140,
+      render: (_, row) => (
+        <TwoLines
+          first={<OneLine text={row.fitMachineType} />}
+          second={row.fitOtaVersion || t('ota.file.anyVersion')}
+        />
+      ),
+    },
+    {
+      title: t('ota.file.rule'),
+      dataIndex: 'otaFileRuleName',
+      width: 120,
+      render: (_, row) => <OneLine text={row.otaFileRuleName} />,
+    },
+    { title: t('ota.file.finished'), dataIndex: 'finishUpgradeDeviceCount', width: 90 },
+    {
+      title: t('ota.file.uploaded'),
+      dataIndex: 'createDate',
+      width: 160,
+      render: (_, row) => <TwoLines first={formatDateTime(row.createDate)} second={row.userName} />,
+    },
+    textColumn<OtaFile>(t('ota.file.remark'), 'remarkFileName', 110),
+    operationsColumn<OtaFile>(
+      t('lists.operations'),
+      (row) => (
+        <>
+          {access.operator && (
             <RowAction
-              label={t('lists.delete')}
-              testId="row-delete"
-              danger
-              title={row.openTaskCount > 0 ? t('ota.file.inUse', { count: row.openTaskCount }) : undefined}
-              onClick={() =>
-                confirm(
-                  t('lists.deleteConfirm', { name: `${row.fileName} (${row.otaVersion})` }),
-                  () => call(ota.deleteOtaFile, { otaFileId: row.id }),
-                  list.reload,
-                )
-              }
+              label={t('ota.force.action')}
+              testId="row-force-upgrade"
+              onClick={() => setUpgrading(row)}
             />
-          </>
-        )}
-      </>
-    )),
+          )}
+          <RowAction
+            label={t('ota.description.action')}
+            testId="row-descriptions"
+            onClick={() => setDescribing(row)}
+          />
+          <RowAction label={t('ota.file.view')} testId="row-view" onClick={() => setViewing(row.id)} />
+          {row.owned === '1' && (
+            <>
+              <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
+              <RowAction
+                label={t('lists.delete')}
+                testId="row-delete"
+                danger
+                title={row.openTaskCount > 0 ? t('ota.file.inUse', { count: row.openTaskCount }) : undefined}
+                onClick={() =>
+                  confirm(
+                    t('lists.deleteConfirm', { name: `${row.fileName} (${row.otaVersion})` }),
+                    () => call(ota.deleteOtaFile, { otaFileId: row.id }),
+                    list.reload,
+                  )
+                }
+              />
+            </>
+          )}
+        </>
+      ),
+      190,
+    ),
   ];
 
   return (

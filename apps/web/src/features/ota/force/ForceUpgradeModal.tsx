@@ -1,33 +1,27 @@
 import { useEffect, useState } from 'react';
-import { App, DatePicker, Form, Modal, Switch, Table, Typography, type TableColumnsType } from 'antd';
+import { App, DatePicker, Form, Modal, Switch, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { device, ota } from '@panelfleet/contract';
+import { ota } from '@panelfleet/contract';
 import { alreadyReported, call } from '../../../api/client';
 import { NOTICE_SECONDS } from '../../../api/ReplyEffects';
 import { CONTRACT_NS } from '../../../i18n';
 import { testHook } from '../../../lists/FormModal';
-import { OnlineTag } from '../../../lists/StatusTags';
-import { useFilteredList } from '../../../lists/usePagedList';
 import { homeView } from '../../../paths';
-import { LabelPicker } from '../../labels/LabelPicker';
-import { useLabels } from '../../labels/useLabels';
+import { PanelPicker } from '../../labels/PanelPicker';
+import { usePanelPicker } from '../../labels/usePanelPicker';
 import { WAVE_INITIAL, WaveFields, type WaveValues } from './WaveFields';
 import { useRevalidateOnLanguageChange } from '../../../forms/useRevalidateOnLanguageChange';
-
-type LabelDevice = device.LabelDeviceRow;
 
 interface ForceValues extends WaveValues {
   timeEnable: boolean;
   upgradeTime?: Dayjs;
 }
 
-const NO_DEVICES = { listObject: [] as LabelDevice[], totalRecords: 0 };
-
 /**
- * Force upgrade (spec 3 section 2.1): labels with select all, their panels that the file fits
- * (5 a page), an optional timed start, and waves. Stays open on a fail reply; on success the
+ * Force upgrade (spec 3 section 2.1): labels with select all, every panel of them that the file
+ * fits (5 a page) and how many it does not, an optional timed start, and waves. Stays open on a fail reply; on success the
  * task list opens.
  */
 export function ForceUpgradeModal({ file, onClose }: { file: ota.OtaFile | undefined; onClose(): void }) {
@@ -36,31 +30,16 @@ export function ForceUpgradeModal({ file, onClose }: { file: ota.OtaFile | undef
   const navigate = useNavigate();
   const [form] = Form.useForm<ForceValues>();
   useRevalidateOnLanguageChange(form);
-  const { labels } = useLabels();
-  const [ticked, setTicked] = useState<number[]>([]);
   const [saving, setSaving] = useState(false);
   const open = file !== undefined;
   const timed = Form.useWatch<boolean>('timeEnable', form);
-  const devices = useFilteredList<LabelDevice, number[]>(
-    `forceDevices-${file?.id ?? 0}`,
-    (start, size, tags) =>
-      tags?.length && file
-        ? call(device.selectByTag, { tags: tags.join(','), otaFileId: file.id, start, size: 5 })
-        : Promise.resolve(NO_DEVICES),
-  );
+  const picker = usePanelPicker({ open, otaFileId: file?.id });
+  const { labels, ticked } = picker;
   useEffect(() => {
-    if (!open) return;
-    setTicked([]);
-    devices.filter(undefined);
-    form.resetFields();
+    if (open) form.resetFields();
     // Only when the dialog opens for a file.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, file?.id]);
-
-  const tick = (next: number[]) => {
-    setTicked(next);
-    devices.filter(next.length ? [...next].sort((a, b) => a - b) : undefined);
-  };
 
   const submit = async (v: ForceValues) => {
     if (!ticked.length) {
@@ -106,18 +85,6 @@ export function ForceUpgradeModal({ file, onClose }: { file: ota.OtaFile | undef
     }
   };
 
-  const columns: TableColumnsType<LabelDevice> = [
-    { title: t('ota.task.deviceName'), dataIndex: 'deviceName' },
-    { title: t('ota.task.deviceKey'), dataIndex: 'deviceKey' },
-    { title: t('ota.task.machineType'), dataIndex: 'machineType' },
-    { title: t('ota.force.labels'), dataIndex: 'tag' },
-    {
-      title: t('lists.onlineState'),
-      dataIndex: 'isOnline',
-      render: (_, row) => <OnlineTag online={row.isOnline === '1' ? 1 : 0} />,
-    },
-  ];
-
   return (
     <Modal
       title={t('ota.force.title', { name: file ? `${file.fileName} (${file.otaVersion})` : '' })}
@@ -141,27 +108,8 @@ export function ForceUpgradeModal({ file, onClose }: { file: ota.OtaFile | undef
         </Form>
       )}
     >
-      <Form.Item label={t('ota.force.labels')} required>
-        <LabelPicker
-          labels={labels}
-          ticked={ticked}
-          onChange={tick}
-          selectAllText={t('ota.force.selectAll')}
-          selectAllTestId="force-select-all"
-          chipTestId="force-label"
-        />
-      </Form.Item>
-      <Form.Item label={t('ota.force.devices')} extra={t('ota.force.devicesHint')}>
-        <Table<LabelDevice>
-          rowKey="deviceId"
-          size="small"
-          data-testid="force-devices"
-          columns={columns}
-          dataSource={devices.rows}
-          loading={devices.loading}
-          pagination={{ ...devices.pagination, pageSize: 5, showSizeChanger: false }}
-          scroll={{ x: 'max-content' }}
-        />
+      <Form.Item label={t('ota.force.labels')} required extra={t('ota.force.devicesHint')}>
+        <PanelPicker picker={picker} choose={false} testIdPrefix="force" pageSize={5} />
       </Form.Item>
       <Form.Item name="timeEnable" label={t('ota.force.timed')} valuePropName="checked">
         <Switch data-testid="force-timed" />

@@ -6,6 +6,7 @@ import { call } from '../../../api/client';
 import { CONTRACT_NS } from '../../../i18n';
 import { formatDateTime } from '../../../format/dateTime';
 import { FilterToolbar } from '../../../lists/ListToolbar';
+import { outcomeKey } from './outcome';
 import { PagedTable } from '../../../lists/RowActions';
 import { useFilteredList } from '../../../lists/usePagedList';
 
@@ -21,7 +22,7 @@ const STATUS_COLORS: Record<OtaLogStatus, string> = {
   '0': 'processing',
   '1': 'success',
   '2': 'error',
-  '3': 'warning',
+  '3': 'default',
 };
 
 /** The OTA log (spec 3 section 2.8): one row per panel and task; by device key, version and status. */
@@ -53,15 +54,20 @@ export function OtaLogPanel() {
       render: (_, r) =>
         r.deviceName && r.deviceName !== r.deviceKey ? `${r.deviceKey} (${r.deviceName})` : r.deviceKey,
     },
-    { title: t('ota.log.machineType'), dataIndex: 'machineType' },
-    { title: t('ota.log.otaVersion'), dataIndex: 'otaVersion' },
-    { title: t('ota.log.otaNewVersion'), dataIndex: 'otaNewVersion' },
+    { title: t('ota.log.machineType'), dataIndex: 'machineType', width: 100 },
+    { title: t('ota.log.otaVersion'), dataIndex: 'otaVersion', width: 90 },
+    { title: t('ota.log.otaNewVersion'), dataIndex: 'otaNewVersion', width: 100 },
     {
       title: t('ota.log.status'),
       dataIndex: 'status',
       render: (_, r) => (
-        <Tag color={STATUS_COLORS[r.status]} data-testid="ota-log-status" data-status={r.status}>
-          {t(`ota.log.statuses.${r.status}`)}
+        <Tag
+          color={STATUS_COLORS[r.status]}
+          data-testid="ota-log-status"
+          data-status={r.status}
+          data-state={r.state}
+        >
+          {t(outcomeKey(r))}
         </Tag>
       ),
     },
@@ -76,7 +82,7 @@ export function OtaLogPanel() {
           .filter(Boolean)
           .join(': '),
     },
-    { title: t('ota.log.task'), dataIndex: 'otaTaskId', render: (_, r) => `#${r.otaTaskId}` },
+    { title: t('ota.log.task'), dataIndex: 'otaTaskId', width: 70, render: (_, r) => `#${r.otaTaskId}` },
     {
       title: t('ota.log.creationDate'),
       dataIndex: 'creationDate',

@@ -27,11 +27,18 @@ const TAB_VIEWS: { view: ViewName; label: string; render: () => ReactNode }[] = 
   { view: 'warningMsg', label: 'views.warningMsg', render: () => <WarningsView /> },
 ];
 
-/** Views that open this screen: the host (otaPromote or upgradeManage) and its tabs. */
+/**
+ * The distributor's menu entry "APK renewal" is the APK tab of this screen, opened under its own
+ * view: as "Upgrade strategy" opens the policies tab, it opens the APK tab, not the files.
+ */
+const TAB_ALIASES: Partial<Record<ViewName, ViewName>> = { apkRenew: 'apk' };
+
+/** Views that open this screen: the host (otaPromote or upgradeManage), its tabs and their aliases. */
 export const OTA_MANAGE_VIEWS: readonly ViewName[] = [
   'otaPromote',
   'upgradeManage',
   ...TAB_VIEWS.map((tab) => tab.view),
+  ...(Object.keys(TAB_ALIASES) as ViewName[]),
 ];
 
 /**
@@ -45,7 +52,11 @@ export default function OtaManageView({ view }: { view: ViewName }) {
   const navigate = useNavigate();
   const { allowed } = useOtaAccess();
   const host: ViewName = allowed.has('upgradeManage') ? 'upgradeManage' : 'otaPromote';
-  const tabs = TAB_VIEWS.filter((tab) => allowed.has(tab.view));
+  // Opened as an alias, the tab keeps the alias's URL (and menu entry) while it is the one shown.
+  const alias = TAB_ALIASES[view];
+  const tabs = TAB_VIEWS.filter((tab) => allowed.has(tab.view) || tab.view === alias).map((tab) =>
+    tab.view === alias ? { ...tab, view } : tab,
+  );
   const active = tabs.some((tab) => tab.view === view) ? view : host;
   const lazyTab = (node: ReactNode) => (
     <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>{node}</Suspense>

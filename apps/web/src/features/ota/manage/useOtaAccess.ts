@@ -1,5 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { allowedViews, auth, type UserType, type ViewName } from '@panelfleet/contract';
+import {
+  allowedViews,
+  apk,
+  auth,
+  mayCall,
+  ota,
+  type Access,
+  type UserType,
+  type ViewName,
+} from '@panelfleet/contract';
 import { call } from '../../../api/client';
 import { USER_TYPE_QUERY_KEY } from '../../../app/queryClient';
 import { useRuntimeConfig } from '../../../app/RuntimeConfig';
@@ -12,9 +21,11 @@ export interface OtaAccess {
   userType: UserType | undefined;
   /** Views this user may open (menu, tabs, header pages). */
   allowed: Set<ViewName>;
-  /** Force upgrade, cancel, pause, resume: the company's device operators (types 2 and 4). */
+  /** Force upgrade, cancel, pause, resume: whoever the contract lets force an upgrade. */
   operator: boolean;
-  /** The OTA version catalog is written by the platform (type 0) only. */
+  /** Install an APK version on panels: whoever the contract lets install. */
+  installer: boolean;
+  /** The OTA version catalog: whoever the contract lets add versions. */
   catalogEditor: boolean;
 }
 
@@ -25,10 +36,19 @@ export function useOtaAccess(): OtaAccess {
   const allowed = user
     ? allowedViews({ userType: user.userType, state: user.state }, { special: config.roleFlag === 1 })
     : new Set<ViewName>();
+  // The contract's access declarations decide; a button that the server would refuse is not shown.
+  const may = (access: Access) =>
+    user !== undefined &&
+    mayCall(
+      access,
+      { userType: user.userType, activated: user.state, programRole: 0 },
+      config.roleFlag === 1,
+    );
   return {
     userType: user?.userType,
     allowed,
-    operator: user?.userType === '2' || user?.userType === '4',
-    catalogEditor: user?.userType === '0',
+    operator: may(ota.forceUpdate.access),
+    installer: may(apk.installApk.access),
+    catalogEditor: may(ota.insertOtaVersion.access),
   };
 }

@@ -7,6 +7,7 @@ import { call } from '../../../api/client';
 import { formatDateTime } from '../../../format/dateTime';
 import { FilterToolbar } from '../../../lists/ListToolbar';
 import { operationsColumn, PagedTable, RowAction } from '../../../lists/RowActions';
+import { OneLine, TwoLines } from '../../../lists/TwoLines';
 import { useFilteredList } from '../../../lists/usePagedList';
 import { countsOf, TaskProgress, TaskStateTag, type TaskCounts } from './states';
 import { TaskDevicesModal } from './TaskDevicesModal';
@@ -51,43 +52,50 @@ export default function TasksTab() {
     list.refresh();
   };
 
+  // The list fits its card at 1366 px (fixed layout): the version and machine type sit under the
+  // file, the wave under the progress bar, so no label spills into the next column.
   const columns: TableColumnsType<Task> = [
-    { title: t('ota.task.id'), dataIndex: 'otaTaskId' },
+    { title: t('ota.task.id'), dataIndex: 'otaTaskId', width: 56 },
     {
       title: t('ota.task.file'),
       dataIndex: 'fileName',
       render: (_, row) => (
-        <Space direction="vertical" size={0}>
-          <Typography.Text>{row.fileName}</Typography.Text>
-          <Typography.Text type="secondary">{row.otaVersion}</Typography.Text>
-        </Space>
+        <TwoLines first={<OneLine text={row.fileName} />} second={`${row.otaVersion} · ${row.machineType}`} />
       ),
     },
-    { title: t('ota.task.machineType'), dataIndex: 'machineType' },
-    { title: t('ota.task.operateMan'), dataIndex: 'operateMan' },
+    {
+      title: t('ota.task.operateMan'),
+      dataIndex: 'operateMan',
+      width: 100,
+      render: (_, row) => <OneLine text={row.operateMan} />,
+    },
     {
       title: t('ota.task.state'),
       dataIndex: 'state',
+      width: 100,
       render: (_, row) => <TaskStateTag state={row.state} reason={row.stateReason} />,
     },
     {
       title: t('ota.task.progress'),
       key: 'progress',
-      render: (_, row) => <TaskProgress {...newer(countsOf(row.counts), live.progress[row.otaTaskId])} />,
-    },
-    {
-      title: t('ota.task.waves'),
-      key: 'waves',
-      render: (_, row) =>
-        row.waveMode === 'none'
-          ? '-'
-          : t('ota.task.waveOf', { wave: row.currentWave + 1, count: row.waveCount }),
+      width: 180,
+      render: (_, row) => (
+        <Space direction="vertical" size={0} style={{ width: '100%' }}>
+          <TaskProgress {...newer(countsOf(row.counts), live.progress[row.otaTaskId])} />
+          {row.waveMode !== 'none' && (
+            <Typography.Text type="secondary" data-testid="task-wave">
+              {t('ota.task.waveOf', { wave: row.currentWave + 1, count: row.waveCount })}
+            </Typography.Text>
+          )}
+        </Space>
+      ),
     },
     {
       title: t('ota.task.upgradeTime'),
       dataIndex: 'upgradeTime',
+      width: 160,
       render: (_, row) => (
-        <Space size={4}>
+        <Space size={4} wrap>
           {formatDateTime(row.upgradeTime)}
           {row.timeEnable === '1' && <Tag color="purple">{t('ota.task.timed')}</Tag>}
         </Space>
@@ -96,40 +104,45 @@ export default function TasksTab() {
     {
       title: t('ota.task.lastUpdateDate'),
       dataIndex: 'lastUpdateDate',
+      width: 160,
       render: (_, row) => formatDateTime(row.lastUpdateDate),
     },
-    operationsColumn<Task>(t('lists.operations'), (row) => {
-      const steer = row.canManage === '1' && row.deviceUpgradeState === '0';
-      return (
-        <>
-          <RowAction
-            label={t('ota.task.view')}
-            testId="task-view"
-            onClick={() => setViewing(row.otaTaskId)}
-          />
-          <RowAction label={t('ota.task.manage')} testId="task-manage" onClick={() => setManaging(row)} />
-          {steer && row.state === 'running' && (
-            <RowAction label={t('ota.task.pause')} testId="task-pause" onClick={() => actions.pause(row)} />
-          )}
-          {steer && row.state === 'paused' && (
+    operationsColumn<Task>(
+      t('lists.operations'),
+      (row) => {
+        const steer = row.canManage === '1' && row.deviceUpgradeState === '0';
+        return (
+          <>
             <RowAction
-              label={t('ota.task.resume')}
-              testId="task-resume"
-              onClick={() => actions.resume(row)}
+              label={t('ota.task.view')}
+              testId="task-view"
+              onClick={() => setViewing(row.otaTaskId)}
             />
-          )}
-          {row.canManage === '1' && (
-            <RowAction
-              label={t('ota.task.cancelAll')}
-              testId="task-cancel"
-              danger
-              disabled={!steer}
-              onClick={() => actions.cancel(row)}
-            />
-          )}
-        </>
-      );
-    }),
+            <RowAction label={t('ota.task.manage')} testId="task-manage" onClick={() => setManaging(row)} />
+            {steer && row.state === 'running' && (
+              <RowAction label={t('ota.task.pause')} testId="task-pause" onClick={() => actions.pause(row)} />
+            )}
+            {steer && row.state === 'paused' && (
+              <RowAction
+                label={t('ota.task.resume')}
+                testId="task-resume"
+                onClick={() => actions.resume(row)}
+              />
+            )}
+            {row.canManage === '1' && (
+              <RowAction
+                label={t('ota.task.cancelAll')}
+                testId="task-cancel"
+                danger
+                disabled={!steer}
+                onClick={() => actions.cancel(row)}
+              />
+            )}
+          </>
+        );
+      },
+      150,
+    ),
   ];
 
   return (

@@ -72,7 +72,7 @@ export function TaskProgress({ done, failed, total }: TaskCounts) {
   return (
     <Tooltip title={t('ota.task.progressTip', { done, failed, total })}>
       <div
-        style={{ minWidth: 160 }}
+        style={{ minWidth: 120, width: '100%' }}
         data-testid="task-progress"
         data-done={done}
         data-failed={failed}

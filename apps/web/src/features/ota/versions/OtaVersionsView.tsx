@@ -88,7 +88,7 @@ export default function OtaVersionsView() {
 
   return (
     <Card title={t('views.otaVersion')}>
-      {!catalogEditor && <CatalogReadOnlyNotice />}
+      {!catalogEditor && <CatalogReadOnlyNotice catalog="otaVersions" />}
       <ListToolbar
         searchPlaceholder={t('ota.version.search')}
         onSearch={list.search}

@@ -1,0 +1,274 @@
+import crypto from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { Refusal } from '../../refusal.js';
+
+/**
+ * A rule that skips a panel at creation: unless the device column holds one of the values (`in`),
+ * or when it equals `equals`. Rules are checked in order; the first that matches names the reason.
+ */
+export type SkipRule =
+  | { reason: string; column: 'machine_type' | 'ota_version'; notIn: string[] }
+  | { reason: string; column: 'machine_type' | 'ota_version'; equals: string }
+  | { reason: string; disabled: true };
+
+export interface NewTask {
+  orgId: number;
+  kind: string;
+  payloadId: number;
+  payload: unknown;
+  payloadLabel: string;
+  labelIds: number[];
+  /** Chosen panels instead of labels (an APK install to devices picked in a list). */
+  deviceIds?: number[];
+  skip: SkipRule[];
+  timeEnable: boolean;
+  fireAt: number;
+  fireBy: number | null;
+  waves: { mode: 'none' | 'count' | 'percent'; first?: number; step?: number };
+  successShare: number;
+  failureShare: number;
+  minResults: number;
+  maxDownloads: number | null;
+  createdBy: number | null;
+  createdByName: string;
+  now: number;
+  /**
+   * What the task sends where (file and labels, revision and panels). While a task of the same
+   * kind, payload and `sameAs` is open, making another is refused (`sameRefusal`, with the open
+   * task's id as `task`); the database's unique index decides, so concurrent requests and
+   * instances too.
+   */
+  sameAs?: { key: string; refusal: string };
+}
+
+/** Panels in the first wave, then in each further wave. */
+export interface WaveSizes {
+  first: number;
+  step: number;
+}
+
+/** Waves up to which a staged task's rows take their wave from a CASE over device ids (more: numbered). */
+const MAX_WAVE_CUTS = 64;
+/** Device ids per bucket when a staged task on SQLite finds where its waves end. */
+const ID_BUCKET = 128;
+
+/** Makes a task with its per-panel rows and waves (RolloutRepository.createTask). */
+export class TaskCreator {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** The reason expression of the skip rules over devices `d` ('' when none applies). */
+  private reasonOf(rules: SkipRule[]) {
+    if (!rules.length) return sql<string>`''`;
+    const cases = rules.map((rule) => {
+      if ('disabled' in rule) return sql`WHEN d.state <> 1 THEN ${rule.reason}`;
+      const column = sql.ref(`d.${rule.column}`);
+      if ('equals' in rule) return sql`WHEN ${column} = ${rule.equals} THEN ${rule.reason}`;
+      if (!rule.notIn.length) return sql`WHEN 1 = 0 THEN ''`;
+      return sql`WHEN ${column} NOT IN (${sql.join(rule.notIn)}) THEN ${rule.reason}`;
+    });
+    return sql<string>`CASE ${sql.join(cases, sql` `)} ELSE '' END`;
+  }
+
+  /**
+   * The task's panels: the chosen ones of the organisation, or the members of its labels
+   * (de-duplicated). With `ids`, only those in that range of device ids, read by the primary key
+   * (the unary plus keeps SQLite from choosing the organisation's index instead).
+   */
+  private targetsOf(task: NewTask, ids?: { from: number; to: number }) {
+    const org = ids
+      ? sql`+d.org_id = ${task.orgId} AND d.id >= ${ids.from} AND d.id < ${ids.to}`
+      : sql`d.org_id = ${task.orgId}`;
+    if (task.deviceIds) return sql`FROM devices d WHERE ${org} AND d.id IN (${sql.join(task.deviceIds)})`;
+    return sql`FROM devices d WHERE ${org} AND EXISTS (SELECT 1 FROM label_devices g
+      WHERE g.device_id = d.id AND g.label_id IN (${sql.join(task.labelIds)}))`;
+  }
+
+  /**
+   * A task with a row per panel of the labels, in one transaction: panels the skip rules exclude
+   * are `skipped` with the reason, the rest `queued` in waves of `first`, then `step` panels, by
+   * device id. One INSERT ... SELECT, whatever the size of the fleet. `waves` may be a function of
+   * the number of panels that pass the skip rules (waves in percent).
+   */
+  async createTask(
+    task: NewTask,
+    waves: WaveSizes | ((eligible: number) => WaveSizes),
+  ): Promise<{ id: number; total: number; skipped: number; waveCount: number }> {
+    const sameKey = task.sameAs ? crypto.createHash('sha256').update(task.sameAs.key).digest('hex') : null;
+    try {
+      return await this.insertTask(task, waves, sameKey);
+    } catch (error) {
+      if (!task.sameAs || sameKey === null || !isUniqueViolation(error)) throw error;
+      // The open twin, named in the refusal (read after this transaction ended; inside an outer
+      // one, PostgreSQL has aborted it, so the refusal goes without the id).
+      const open = this.db.isTransaction
+        ? undefined
+        : await this.db
+            .selectFrom('rollout_tasks')
+            .select('id')
+            .where('org_id', '=', task.orgId)
+            .where('kind', '=', task.kind)
+            .where('payload_id', '=', task.payloadId)
+            .where('same_key', '=', sameKey)
+            .where('state', 'in', ['scheduled', 'running', 'paused'])
+            .executeTakeFirst();
+      throw new Refusal(task.sameAs.refusal, 'conflict', { task: open?.id ?? '' });
+    }
+  }
+
+  private async insertTask(
+    task: NewTask,
+    waves: WaveSizes | ((eligible: number) => WaveSizes),
+    sameKey: string | null,
+  ): Promise<{ id: number; total: number; skipped: number; waveCount: number }> {
+    // Inside the caller's transaction when this repository is bound to one (an APK install
+    // holds its card's lock while the task is made).
+    const within = <T>(work: (trx: Kysely<Database>) => Promise<T>) =>
+      this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
+    return within(async (trx) => {
+      const { id } = await trx
+        .insertInto('rollout_tasks')
+        .values({
+          org_id: task.orgId,
+          kind: task.kind,
+          payload_id: task.payloadId,
+          payload: JSON.stringify(task.payload),
+          payload_label: task.payloadLabel,
+          state: task.timeEnable ? 'scheduled' : 'running',
+          time_enable: task.timeEnable ? 1 : 0,
+          fire_at: task.fireAt,
+          fire_by: task.fireBy,
+          // A task that starts at once fired when it was made.
+          fired_at: task.timeEnable ? null : task.now,
+          wave_mode: task.waves.mode,
+          success_share: task.successShare,
+          failure_share: task.failureShare,
+          min_results: task.minResults,
+          wave_count: 1,
+          total: 0,
+          max_downloads: task.maxDownloads,
+          created_by: task.createdBy,
+          created_by_name: task.createdByName,
+          created_at: task.now,
+          updated_at: task.now,
+          finished_at: null,
+          lease_owner: null,
+          lease_until: null,
+          same_key: sameKey,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const reason = this.reasonOf(task.skip);
+      // One wave needs no numbering: the rows stream straight from the labels into the task.
+      const staged = task.waves.mode !== 'none';
+      let sized = typeof waves === 'function' ? undefined : waves;
+      // Staged on SQLite, whose write transaction (held since the task row) keeps the panels from
+      // changing under it: the eligible panels counted in buckets of ids (one pass, a few hundred
+      // rows back) give their number (waves in percent) and the bucket of each wave's last panel,
+      // found then in its bucket alone; the rows stream in as a one-wave task's do, the wave a CASE
+      // over those ids, without a numbering window that sorts every row.
+      let cuts: number[] | undefined;
+      if (staged && this.dialect === 'sqlite') {
+        const eligibleOf = sql`${this.targetsOf(task)} AND ${reason} = ''`;
+        const { rows: buckets } = await sql<{
+          b: number;
+          n: number;
+        }>`SELECT d.id / ${sql.lit(ID_BUCKET)} AS b, count(*) AS n ${eligibleOf} GROUP BY 1 ORDER BY 1`.execute(
+          trx,
+        );
+        const eligible = buckets.reduce((sum, bucket) => sum + Number(bucket.n), 0);
+        sized = typeof waves === 'function' ? waves(eligible) : waves;
+        const ranks: number[] = [];
+        for (let end = sized.first; end < eligible && ranks.length <= MAX_WAVE_CUTS; end += sized.step)
+          ranks.push(end);
+        if (ranks.length <= MAX_WAVE_CUTS) {
+          cuts = [];
+          let i = 0;
+          let before = 0;
+          for (const rank of ranks) {
+            while (before + Number(buckets[i]!.n) < rank) before += Number(buckets[i++]!.n);
+            const from = Number(buckets[i]!.b) * ID_BUCKET;
+            const inBucket = this.targetsOf(task, { from, to: from + ID_BUCKET });
+            const { rows } = await sql<{ id: number }>`SELECT d.id ${inBucket} AND ${reason} = ''
+              ORDER BY d.id LIMIT 1 OFFSET ${rank - before - 1}`.execute(trx);
+            cuts.push(Number(rows[0]!.id));
+          }
+        }
+      }
+      if (!sized) {
+        const { rows } = await sql<{
+          n: number;
+        }>`SELECT count(*) AS n ${this.targetsOf(task)} AND ${reason} = ''`.execute(trx);
+        sized = (waves as (eligible: number) => WaveSizes)(Number(rows[0]?.n ?? 0));
+      }
+      const numbered = staged && !cuts;
+      const source = numbered
+        ? sql`(SELECT d.id, d.ota_version, ${reason} AS reason,
+            row_number() OVER (PARTITION BY CASE WHEN ${reason} = '' THEN 0 ELSE 1 END ORDER BY d.id) AS rn
+            ${this.targetsOf(task)}) s`
+        : // The fence (a no-op LIMIT/OFFSET) keeps the subquery from being merged into the INSERT, so
+          // the skip rules run once per panel instead of once per column that reads their result.
+          sql`(SELECT d.id, d.ota_version, ${reason} AS reason ${this.targetsOf(task)}
+            ${this.dialect === 'sqlite' ? sql`LIMIT -1 OFFSET 0` : sql`OFFSET 0`}) s`;
+      const wave = cuts
+        ? sql`CASE WHEN s.reason <> '' THEN -1 ${sql.join(
+            cuts.map((id, i) => sql`WHEN s.id <= ${id} THEN ${i}`),
+            sql` `,
+          )} ELSE ${cuts.length} END`
+        : numbered
+          ? sql`CASE WHEN s.reason <> '' THEN -1 WHEN s.rn <= ${sized.first} THEN 0
+            ELSE 1 + CAST((s.rn - ${sized.first} - 1) / ${sized.step} AS INTEGER) END`
+          : sql`CASE WHEN s.reason <> '' THEN -1 ELSE 0 END`;
+      const inserted =
+        await sql`INSERT INTO rollout_targets (task_id, org_id, device_id, wave, state, reason, from_version, created_at, updated_at)
+        SELECT ${id}, ${task.orgId}, s.id, ${wave}, CASE WHEN s.reason = '' THEN 'queued' ELSE 'skipped' END, s.reason, s.ota_version, ${task.now}, ${task.now}
+        FROM ${source}`.execute(trx);
+      const total = Number(inserted.numAffectedRows ?? 0);
+      // Labels without panels make no task (the transaction rolls back).
+      if (total === 0) throw new Refusal('ota.noDevices', 'declined');
+      // Skipped rows are one range of the task's index; the waves' sizes follow from the rest.
+      const skippedRow = await trx
+        .selectFrom('rollout_targets')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('task_id', '=', id)
+        .where('state', '=', 'skipped')
+        .executeTakeFirstOrThrow();
+      const skipped = Number(skippedRow.n);
+      const eligible = total - skipped;
+      const sizes: number[] = [];
+      for (let placed = 0; placed < eligible;) {
+        const size = Math.min(
+          eligible - placed,
+          !staged ? eligible : sizes.length ? sized.step : sized.first,
+        );
+        sizes.push(size);
+        placed += size;
+      }
+      const waveCount = Math.max(1, sizes.length);
+      if (sizes.length)
+        await trx
+          .insertInto('rollout_waves')
+          .values(
+            sizes.map((size, wave) => ({
+              task_id: id,
+              wave,
+              size,
+              // A task that starts at once starts its first wave now; a timed one when it fires.
+              started_at: wave === 0 && !task.timeEnable ? task.now : null,
+            })),
+          )
+          .execute();
+      await trx
+        .updateTable('rollout_tasks')
+        .set({ total, wave_count: waveCount })
+        .where('id', '=', id)
+        .execute();
+      return { id, total, skipped, waveCount };
+    });
+  }
+}

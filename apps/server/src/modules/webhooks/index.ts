@@ -1,0 +1,96 @@
+import type { webhooks as contract } from '@panelfleet/contract';
+import { everyOnOneInstance, type Foundation } from '../../foundation.js';
+import { SecretSealer } from '../../security/sealed.js';
+import type { Mailer } from '../mail/mailer.js';
+import { DeliveryRepository } from './delivery-repository.js';
+import { Outbox } from './outbox.js';
+import { disableAfterFailures } from './owner-mail.js';
+import { subscribePlainEvents } from './plain-events.js';
+import { WebhookRepository } from './repository.js';
+import { webhookRoutes } from './routes.js';
+import { WebhookService } from './service.js';
+import { DeliveryWorker } from './worker.js';
+
+const HOUR = 3_600_000;
+/** Finished deliveries are kept this long in the delivery log. */
+const KEEP_DAYS = 30;
+
+/** What other modules (alerts) use of webhooks. */
+export interface WebhookEmitter {
+  /**
+   * Persists one delivery per receiving webhook: those of `orgId` subscribed to `type`, plus the
+   * (enabled) webhooks named in `alsoTo` that belong to `orgId`. Sending happens later, off the
+   * caller's path, on whichever instance claims each delivery.
+   */
+  emit(
+    orgId: number,
+    type: contract.WebhookEventType,
+    data: contract.WebhookPayload['data'],
+    alsoTo?: number[],
+  ): Promise<void>;
+  /** Which of the ids are webhooks of `orgId`. */
+  ownedIds(orgId: number, ids: number[]): Promise<number[]>;
+}
+
+/**
+ * Webhooks (issue 26, docs/webhooks.md): the calls, the outbox every instance's worker sends
+ * from, and the plain events (presence, command results, task progress) taken from the bus.
+ */
+export function installWebhooks(f: Foundation, needs: { mailer: Mailer }): WebhookEmitter {
+  const { config, clock } = f;
+  const webhooks = new WebhookRepository(f.kysely, f.db.dialect);
+  const deliveries = new DeliveryRepository(f.kysely, f.db.dialect);
+  const sealer = new SecretSealer(f.pepper, 'webhook secrets');
+  const disable = disableAfterFailures({
+    webhooks,
+    deliveries,
+    mailer: needs.mailer,
+    baseUrl: config.baseUrl,
+    now: clock.now,
+  });
+  const worker = new DeliveryWorker({
+    deliveries,
+    sealer,
+    clock,
+    owner: f.jobs.owner,
+    settings: { ...config.webhooks, outbound: config.outbound },
+    disabled: disable,
+    logError: f.logError,
+    logFailure: (facts, message) => f.log.warn(facts, message),
+  });
+  const outbox = new Outbox({ webhooks, deliveries, clock, wake: () => worker.wake() });
+  webhookRoutes(
+    f.router,
+    new WebhookService({
+      webhooks,
+      deliveries,
+      outbox,
+      sealer,
+      clock,
+      log: f.operations,
+      outbound: config.outbound,
+      attemptNow: (orgId, id) => worker.attemptNow(orgId, id),
+    }),
+  );
+  const plain = subscribePlainEvents(f.events, { outbox, webhooks, logError: f.logError });
+  worker.start();
+  // The delivery log keeps finished deliveries for 30 days.
+  everyOnOneInstance(
+    f,
+    'webhooks.prune',
+    HOUR,
+    async () => {
+      await deliveries.prune(clock.now() - KEEP_DAYS * 24 * HOUR);
+    },
+    'old webhook deliveries could not be deleted',
+  );
+  f.http.addHook('preClose', async () => {
+    plain.unsubscribe();
+    await plain.settled();
+    await worker.stop();
+  });
+  return {
+    emit: (orgId, type, data, alsoTo) => outbox.emit(orgId, type, data, alsoTo),
+    ownedIds: (orgId, ids) => webhooks.ownedIds(orgId, ids),
+  };
+}
