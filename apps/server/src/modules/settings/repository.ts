@@ -161,8 +161,9 @@ export class SettingsRepository {
   }
 
   /**
-   * One page of a push's panels (by device name) with where their commands are, and the count per outcome, read in one snapshot: read apart, an
-   * expiry or a reply landing between the two reads made the counts disagree with the rows.
+   * One page of a push's panels (by device name) with where their commands are, and the count
+   * per outcome, read in one snapshot: read apart, an expiry or a reply landing between the two
+   * reads made the counts disagree with the rows.
    */
   async pushTargets(orgId: number, pushId: number, offset: number, size: number) {
     const transaction = this.db.transaction();
