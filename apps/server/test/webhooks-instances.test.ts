@@ -57,6 +57,26 @@ describe.runIf(backends.includes('postgres'))('webhooks with two instances', () 
     return counts;
   };
 
+  it('a webhook made through one instance gets what the other hears next', async () => {
+    // b hears a change while nobody subscribes, and keeps that answer ...
+    offlineOn(b, ++device, b.clock.now());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const receiver = await startReceiver();
+    const webhook = await webhookTo(receiver);
+    // ... until a's save tells every instance that the subscriptions changed.
+    const heard = ++device;
+    await waitFor('b hears the new webhook', async () => {
+      offlineOn(b, heard, b.clock.now());
+      return (await deliveriesOf(webhook.id)).length > 0;
+    });
+    const delivered = await waitFor('the delivery', async () => {
+      const list = await deliveriesOf(webhook.id);
+      return list[0]?.state === 'succeeded' && list;
+    });
+    expect(delivered).toHaveLength(1);
+    expect(receiver.calls).toHaveLength(1);
+  });
+
   it('delivers a presence change both instances hear once', async () => {
     const receiver = await startReceiver();
     const webhook = await webhookTo(receiver);

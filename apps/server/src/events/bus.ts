@@ -30,6 +30,8 @@ export type BusMessage =
    * removed): every instance drops the credentials it cached and checks the panel's connection.
    */
   | { kind: 'panelAccess'; deviceKey: string }
+  /** A webhook was made, changed, disabled or deleted: every instance asks again who wants which events. */
+  | { kind: 'webhooksChanged' }
   /**
    * This instance may have missed other instances' messages (its shared transport was cut and is
    * back): whatever it keeps on their word (cached panel credentials) must be read again. Never

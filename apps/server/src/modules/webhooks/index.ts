@@ -4,6 +4,7 @@ import { SecretSealer } from '../../security/sealed.js';
 import type { Mailer } from '../mail/mailer.js';
 import { DeliveryRepository } from './delivery-repository.js';
 import { Outbox } from './outbox.js';
+import { SubscriberCache } from './subscriber-cache.js';
 import { disableAfterFailures } from './owner-mail.js';
 import { subscribePlainEvents } from './plain-events.js';
 import { WebhookRepository } from './repository.js';
@@ -41,6 +42,7 @@ export function installWebhooks(f: Foundation, needs: { mailer: Mailer }): Webho
   const webhooks = new WebhookRepository(f.kysely, f.db.dialect);
   const deliveries = new DeliveryRepository(f.kysely, f.db.dialect);
   const sealer = new SecretSealer(f.pepper, 'webhook secrets');
+  const changed = () => f.events.publish({ kind: 'webhooksChanged' });
   const disable = disableAfterFailures({
     webhooks,
     deliveries,
@@ -54,7 +56,10 @@ export function installWebhooks(f: Foundation, needs: { mailer: Mailer }): Webho
     clock,
     owner: f.jobs.owner,
     settings: { ...config.webhooks, outbound: config.outbound },
-    disabled: disable,
+    disabled: async (...failure) => {
+      await disable(...failure);
+      changed();
+    },
     logError: f.logError,
     logFailure: (facts, message) => f.log.warn(facts, message),
   });
@@ -70,9 +75,14 @@ export function installWebhooks(f: Foundation, needs: { mailer: Mailer }): Webho
       log: f.operations,
       outbound: config.outbound,
       attemptNow: (orgId, id) => worker.attemptNow(orgId, id),
+      changed,
     }),
   );
-  const plain = subscribePlainEvents(f.events, { outbox, webhooks, logError: f.logError });
+  const subscribers = new SubscriberCache(
+    (companyId, type) => outbox.subscribersForCompany(companyId, type),
+    clock.now,
+  );
+  const plain = subscribePlainEvents(f.events, { outbox, webhooks, subscribers, logError: f.logError });
   worker.start();
   // The delivery log keeps finished deliveries for 30 days.
   everyOnOneInstance(

@@ -1,7 +1,8 @@
 import type { live, webhooks as contract } from '@panelfleet/contract';
 import type { BusMessage, EventBus } from '../../events/bus.js';
-import type { Outbox, WebhookTarget } from './outbox.js';
+import type { Outbox } from './outbox.js';
 import type { WebhookRepository } from './repository.js';
+import type { SubscriberCache } from './subscriber-cache.js';
 
 /** Presence changes of one panel this close together are one event (instances hear them apart). */
 const PRESENCE_WINDOW_MS = 10_000;
@@ -10,10 +11,8 @@ const PROGRESS_WINDOW_MS = 10_000;
 const FINAL_COMMAND_STATUSES = new Set(['succeeded', 'failed', 'expired']);
 /** Events waiting for their deliveries to be written; beyond this, new ones are dropped (logged). */
 const MAX_WAITING = 100_000;
-/** Events handled with one set of subscriber lookups. */
+/** Events taken from the queue at a time. */
 const BATCH = 1_000;
-
-type TargetsOf = (companyId: number, type: contract.WebhookEventType) => Promise<WebhookTarget[]>;
 
 type LiveMessage = Extract<BusMessage, { kind: 'live' }>;
 
@@ -29,32 +28,25 @@ export function subscribePlainEvents(
   deps: {
     outbox: Outbox;
     webhooks: WebhookRepository;
+    /** Who wants a company's events, kept between events (most answers are "nobody"). */
+    subscribers: SubscriberCache;
     logError: (err: unknown, message: string) => void;
   },
 ): { unsubscribe: () => void; settled: () => Promise<void> } {
   const queue: LiveMessage[] = [];
   let draining: Promise<void> | undefined;
   let dropped = 0;
-  // One batch's events share the lookups of who wants them (one per company and type): a
-  // broadcast's 10,000 command results or a reconnect storm's presence cost a few queries, not
-  // three each (bench:guard's broadcast and connect paths).
   const drain = async () => {
     while (queue.length) {
       const batch = queue.splice(0, BATCH);
-      const found = new Map<string, Promise<WebhookTarget[]>>();
-      const targetsOf: TargetsOf = (companyId, type) => {
-        const key = `${companyId}:${type}`;
-        let targets = found.get(key);
-        if (!targets) found.set(key, (targets = deps.outbox.subscribersForCompany(companyId, type)));
-        return targets;
-      };
       for (const message of batch)
-        await handle(message, deps, targetsOf).catch((err: unknown) =>
+        await handle(message, deps).catch((err: unknown) =>
           deps.logError(err, 'webhook deliveries of an event could not be written'),
         );
     }
   };
   const unsubscribe = bus.subscribe((message) => {
+    if (message.kind === 'webhooksChanged' || message.kind === 'eventsMissed') deps.subscribers.clear();
     if (message.kind !== 'live' || !isPlain(message.event)) return;
     if (queue.length >= MAX_WAITING) {
       if (dropped++ % 1000 === 0)
@@ -74,11 +66,12 @@ function isPlain(event: live.LiveEvent): boolean {
 
 async function handle(
   message: LiveMessage,
-  deps: { outbox: Outbox; webhooks: WebhookRepository },
-  targetsOf: TargetsOf,
+  deps: { outbox: Outbox; webhooks: WebhookRepository; subscribers: SubscriberCache },
 ): Promise<void> {
   const { event, orgId } = message;
   const { outbox } = deps;
+  const targetsOf = (companyId: number, type: contract.WebhookEventType) =>
+    deps.subscribers.targets(companyId, type);
   if (event.type === 'presence') {
     const type = event.online ? 'panel.online' : 'panel.offline';
     const targets = await targetsOf(orgId, type);

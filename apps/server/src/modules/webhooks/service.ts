@@ -31,6 +31,8 @@ export class WebhookService {
       outbound: OutboundPolicy;
       /** Claims the delivery and attempts it now (this instance); false if another has it. */
       attemptNow: (orgId: number, deliveryId: number) => Promise<boolean>;
+      /** Tells every instance that who wants which events may have changed. */
+      changed: () => void;
     },
   ) {}
 
@@ -66,6 +68,7 @@ export class WebhookService {
         updated_at: now,
         ...(restarted ? { disabled_reason: null, consecutive_failures: 0 } : {}),
       });
+      this.deps.changed();
       await this.deps.log.recordBy(caller, ip, 'webhook.update', { k: 'name', v: { name: input.name } });
       return toWebhook(await this.find(orgId, existing.id));
     }
@@ -91,6 +94,7 @@ export class WebhookService {
       MAX_WEBHOOKS_PER_ORGANISATION,
     );
     if (!inserted.inserted) throw new Refusal('webhook.tooMany', 'conflict');
+    this.deps.changed();
     await this.deps.log.recordBy(caller, ip, 'webhook.add', { k: 'name', v: { name: input.name } });
     return { ...toWebhook(await this.find(orgId, inserted.id)), secret };
   }
@@ -100,6 +104,7 @@ export class WebhookService {
     const existing = await this.find(orgId, id);
     if (!(await this.deps.webhooks.delete(orgId, existing.id)))
       throw new Refusal('webhook.notFound', 'notFound');
+    this.deps.changed();
     await this.deps.log.recordBy(caller, ip, 'webhook.delete', { k: 'name', v: { name: existing.name } });
   }
 
