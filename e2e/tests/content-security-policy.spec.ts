@@ -4,8 +4,8 @@ import { signIn } from '../support/session.js';
 import { baseUrl, type ServerName } from '../support/servers.js';
 
 /**
- * The console obeys the server's Content-Security-Policy: every screen each user type can open,
- * and the pages before sign-in, load without a single violation.
+ * The console obeys the server's Content-Security-Policy: every screen some user type can open,
+ * each user type's start view, and the pages before sign-in load without a single violation.
  */
 
 interface Violation {
@@ -121,9 +121,16 @@ const accounts: Account[] = [
   { server: 'special', userName: 'sales1', password: 'sales123', user: { userType: '1', state: 1 } },
 ];
 
+// A screen's policy violations come from its code and the assets it loads, the same for every user
+// type that may open it: each screen of a deployment is opened once, by the first account below
+// that may, and every account signs in and opens its start view.
+const opened = new Set<string>();
 for (const account of accounts) {
-  const views = [...allowedViews(account.user, { special: account.server === 'special' })];
-  test(`every screen of type ${account.user.userType}${account.user.state === 0 ? ' (inactive)' : ''} on the ${account.server} deployment shows no violation`, async ({
+  const views = [...allowedViews(account.user, { special: account.server === 'special' })].filter(
+    (view) => !opened.has(`${account.server}/${view}`),
+  );
+  for (const view of views) opened.add(`${account.server}/${view}`);
+  test(`the screens of type ${account.user.userType}${account.user.state === 0 ? ' (inactive)' : ''} on the ${account.server} deployment not opened above show no violation`, async ({
     page,
   }) => {
     test.setTimeout(30_000 + views.length * 10_000);
