@@ -43,6 +43,31 @@ describe('the guarded fetch', () => {
     }
   });
 
+  it('connects to the address it checked, whatever the name resolves to later', async () => {
+    const receiver = await startReceiver(() => ({ status: 200 }));
+    try {
+      const port = new URL(receiver.url).port;
+      let lookups = 0;
+      // The first answer is checked and used; a second lookup (a rebinding DNS server) is never made.
+      const resolve = async () => {
+        lookups++;
+        return [{ address: lookups === 1 ? '127.0.0.1' : '169.254.169.254', family: 4 }];
+      };
+      const fetchIt = guardedFetch(
+        { allowPrivate: false, allowHosts: ['idp.rebind.example'] },
+        { ...limits, resolve },
+      );
+      const answer = await fetchIt(`http://idp.rebind.example:${port}/token`, { method: 'POST', body: 'x' });
+      expect(answer.status).toBe(200);
+      expect(lookups).toBe(1);
+      expect(receiver.calls[0]!.headers.host).toBe(`idp.rebind.example:${port}`);
+      await expect(fetchIt(`http://idp.rebind.example:${port}/token`)).rejects.toThrow(/link-local/);
+      expect(receiver.calls).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('follows no redirect, refuses an answer too long, and gives up on a provider that never answers', async () => {
     const receiver = await startReceiver((n) =>
       n === 0 ? { status: 302 } : n === 1 ? 'hang' : { status: 200 },

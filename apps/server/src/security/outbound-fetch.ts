@@ -14,6 +14,8 @@ export interface GuardedFetchLimits {
   maxBytes: number;
   /** Plain http only to a host OUTBOUND_ALLOW_HOSTS names (an identity provider inside the network). */
   httpsOnly: boolean;
+  /** How host names are resolved (the system's resolver unless a test gives one). */
+  resolve?: Parameters<typeof checkTarget>[2];
 }
 
 /**
@@ -26,7 +28,7 @@ export function guardedFetch(policy: OutboundPolicy, limits: GuardedFetchLimits)
     const url = new URL(input);
     if (limits.httpsOnly && url.protocol !== 'https:' && !isAllowedHost(url, policy))
       throw new OutboundRefused('only https:// addresses are allowed (or a host OUTBOUND_ALLOW_HOSTS names)');
-    const target = await checkTarget(url.href, policy);
+    const target = await checkTarget(url.href, policy, limits.resolve);
     const answer = await sendChecked(
       target,
       {
