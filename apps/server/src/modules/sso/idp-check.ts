@@ -8,6 +8,8 @@ import type { ProviderRow, SsoRepository } from './repository.js';
 /** Identities one run checks at most; the rest wait for the next run (oldest check first). */
 const CHECK_BATCH = 500;
 
+type DueIdentity = Awaited<ReturnType<SsoRepository['dueForCheck']>>[number];
+
 export interface IdpCheckSettings {
   /** How often each user with a refresh token is checked at the provider (SSO_CHECK_MINUTES). */
   everyMs: number;
@@ -34,6 +36,12 @@ export interface IdpCheckDeps {
   clock: Clock;
   operations: OperationLog;
   settings: IdpCheckSettings;
+  /**
+   * How long one run may make calls (real time): well within the job's lease, so that no other
+   * instance starts a run beside it and spends a refresh token twice (which a provider that
+   * rotates them takes for a stolen token). Users not reached wait for the next run.
+   */
+  runBudgetMs: number;
   /** Ends every session of a user (the session module's). */
   endSessions: (userId: number) => Promise<number>;
   /** Ends one session (the session module's). */
@@ -43,7 +51,8 @@ export interface IdpCheckDeps {
   warn: (details: Record<string, unknown>, message: string) => void;
 }
 
-type Outcome = 'kept' | 'ended' | 'failed';
+/** `unreachable`: no answer from the provider at all (counted as failed). */
+type Outcome = 'kept' | 'ended' | 'failed' | 'unreachable';
 
 /**
  * The check of the identity providers: a user disabled at the organisation's provider loses
@@ -69,13 +78,19 @@ export class IdpCheck {
     }
     const due = await repository.dueForCheck(clock.now() - settings.everyMs, CHECK_BATCH);
     const configurations = new Map<number, Promise<oidc.Configuration | undefined>>();
+    // Real time, whatever clock the server runs on: the budget guards the job's lease.
+    const started = performance.now();
     for (const identity of due) {
+      if (performance.now() - started > this.deps.runBudgetMs) break;
       let configuration = configurations.get(identity.provider_id);
       if (!configuration) {
         configuration = this.configurationOf(identity.provider_id);
         configurations.set(identity.provider_id, configuration);
       }
-      summary[await this.checkOne(identity, await configuration)]++;
+      const outcome = await this.checkOne(identity, await configuration);
+      summary[outcome === 'unreachable' ? 'failed' : outcome]++;
+      // A provider that did not answer is not asked again this run (its users wait for the next).
+      if (outcome === 'unreachable') configurations.set(identity.provider_id, Promise.resolve(undefined));
     }
     return summary;
   }
@@ -95,11 +110,11 @@ export class IdpCheck {
   }
 
   private async checkOne(
-    identity: Awaited<ReturnType<SsoRepository['dueForCheck']>>[number],
+    identity: DueIdentity,
     configuration: oidc.Configuration | undefined,
   ): Promise<Outcome> {
     const { repository, refreshSealer, clock } = this.deps;
-    if (!configuration || identity.refresh_token === null) return 'failed';
+    if (!configuration || identity.refresh_token === null) return 'unreachable';
     try {
       const tokens = await oidc.refreshTokenGrant(configuration, refreshSealer.open(identity.refresh_token));
       await repository.checked(
@@ -118,14 +133,13 @@ export class IdpCheck {
         { providerId: identity.provider_id, userId: identity.user_id, err: error },
         'identity provider check: no answer for the user; checked again at the next run',
       );
-      return 'failed';
+      // The provider answered something else (invalid_client, a server error): the next user may
+      // fare better. No answer at all: the provider is down for this run.
+      return error instanceof oidc.ResponseBodyError ? 'failed' : 'unreachable';
     }
   }
 
-  private async endUser(
-    identity: Awaited<ReturnType<SsoRepository['dueForCheck']>>[number],
-    why: string,
-  ): Promise<void> {
+  private async endUser(identity: DueIdentity, why: string): Promise<void> {
     const { repository, clock, operations } = this.deps;
     await repository.grantEnded(identity.provider_id, identity.subject, clock.now());
     const sessions = await this.deps.endSessions(identity.user_id);

@@ -41,6 +41,7 @@ export function installSso(
     () => signIn.purge(),
     'sso login purge lease not taken',
   );
+  const tickMs = Math.min(f.config.sso.checkEveryMs, 60_000);
   const check = new IdpCheck({
     repository,
     clients,
@@ -48,6 +49,8 @@ export function installSso(
     clock: f.clock,
     operations: f.operations,
     settings: { everyMs: f.config.sso.checkEveryMs, sessionMaxMs: f.config.sso.sessionMaxMs },
+    // The lease lasts two ticks; a run makes calls for at most half of one.
+    runBudgetMs: tickMs / 2,
     endSessions: (userId) => needs.sessions.endAllForUser(userId),
     endSession: (sessionId) => needs.sessions.endById(sessionId),
     revokeTokens: needs.revokeApiTokens,
@@ -58,7 +61,7 @@ export function installSso(
   everyOnOneInstance(
     f,
     'sso-idp-check',
-    Math.min(f.config.sso.checkEveryMs, 60_000),
+    tickMs,
     async () => {
       const summary = await check.run();
       if (summary.ended || summary.failed)
