@@ -61,6 +61,8 @@ export default defineConfig({
       HISTORY_SAMPLE_MS: '3000',
       // Webhooks (issue 26): the tests' receivers listen on loopback, which only this setting allows.
       OUTBOUND_ALLOW_PRIVATE: 'on',
+      // Single sign-on (issue 29): the spec's identity provider answers over plain http on loopback.
+      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
     },
   })),
 });

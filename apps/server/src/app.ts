@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
-import type { Composition, DashboardStack, DeviceStack, OtaStack } from './composition.js';
+import type { Composition, DashboardStack, DeviceStack, OtaStack, SsoStack } from './composition.js';
 import { compose } from './composition-root.js';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
@@ -65,6 +65,8 @@ export interface PanelFleetApp {
   jobs: JobLeases;
   /** Alert evaluation and mail, run now (tests and benchmarks). */
   alerts: AlertStack;
+  /** Single sign-on's check of the identity providers, run now (tests). */
+  sso: SsoStack;
   serverLicense: ServerLicense;
   /** Error tips and reminders (the OTA dispatch's reminder for a machine type, version and language). */
   tips: TipService;
@@ -119,6 +121,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     devices,
     ota,
     jobs,
+    sso,
     alerts,
     serverLicense,
     tips,
@@ -149,6 +152,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     devices,
     ota,
     jobs,
+    sso,
     alerts,
     serverLicense,
     tips,

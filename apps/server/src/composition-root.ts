@@ -94,7 +94,7 @@ export async function compose({
   const serverLicense = installServerLicense(f);
   const captcha = installCaptcha(f);
   const secondFactor = installIdentity(f, { sessions });
-  const sso = installSso(f, { sessions });
+  const sso = installSso(f, { sessions, revokeApiTokens: apiTokens.revokeAllForUser });
   installAuth(f, {
     captcha,
     sessions,
@@ -103,7 +103,7 @@ export async function compose({
     organisations,
     secondFactor,
     limits: options.throttle,
-    ...sso,
+    passwordAllowed: sso.passwordAllowed,
   });
   const mailer = openMailer(f);
   const tokens = openAccountTokens(f);
@@ -211,6 +211,7 @@ export async function compose({
 
   return {
     jobs: f.jobs,
+    sso: { checkProviders: sso.checkProviders },
     alerts,
     serverLicense,
     tips,

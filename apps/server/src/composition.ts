@@ -17,6 +17,7 @@ import type { LiveHub, LiveHubOptions } from './modules/live/index.js';
 import type { OtaFileService, OtaTaskService } from './modules/ota/index.js';
 import type { RolloutEngine, RolloutSettings } from './modules/rollouts/index.js';
 import type { ServerLicense } from './modules/server-license/index.js';
+import type { IdpCheckSummary } from './modules/sso/index.js';
 import type { TipService } from './modules/tips/index.js';
 import type { UploadService } from './modules/uploads/index.js';
 import type { FirmwareSigner } from './security/firmware-signing.js';
@@ -67,8 +68,14 @@ export interface OtaStack {
   stop(): Promise<void>;
 }
 
+/** Single sign-on's check of the identity providers, run now (tests; a job runs it on its own). */
+export interface SsoStack {
+  checkProviders(): Promise<IdpCheckSummary>;
+}
+
 export interface Composition {
   devices: DeviceStack;
+  sso: SsoStack;
   /** The periodic jobs' leases (released when the instance shuts down). */
   jobs: JobLeases;
   /** Alert evaluation and mail, run now (tests and benchmarks). */

@@ -30,8 +30,12 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   SMTP_URL: z.string().optional(),
   // Hosts (names or addresses, comma-separated) outbound calls may reach although they are private
-  // or loopback, and over plain http: an identity provider inside the customer's network.
+  // or loopback (never link-local or metadata), and an identity provider over plain http.
   OUTBOUND_ALLOW_HOSTS: z.string().default(''),
+  /** How often each user signed in through an identity provider is checked there (refresh grant). */
+  SSO_CHECK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** How long a session through a provider that gives no refresh token lives at most. */
+  SSO_SESSION_MAX_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   PLATFORM_URL: z.string().url().optional(),
   SERVER_REPORT_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   // Not 1883: a host that runs Mosquitto (these machines do) keeps that port.
@@ -155,8 +159,6 @@ export interface Config {
   serverLevel: number;
   roleFlag: 0 | 1;
   title: string;
-  /** OUTBOUND_ALLOW_HOSTS, lower case. */
-  outboundAllowHosts: string[];
   netSpeedUrl: string;
   webDist: string;
   /** nodemailer SMTP URL; without it mail goes to DATA_DIR/outbox. */
@@ -188,8 +190,10 @@ export interface Config {
   heapGrowingPercent: number;
   /** Where files live (docs/operations.md, "Files"). */
   files: FileStoreSettings;
-  /** The outbound guard (security/outbound.ts): private receivers allowed or not. */
-  outbound: { allowPrivate: boolean };
+  /** The check of the identity providers (modules/sso/idp-check.ts). */
+  sso: { checkEveryMs: number; sessionMaxMs: number };
+  /** The outbound guard (security/outbound.ts): private receivers allowed or not, and the hosts named. */
+  outbound: { allowPrivate: boolean; allowHosts: string[] };
   /** Webhook delivery (docs/webhooks.md). */
   webhooks: { timeoutMs: number; disableAfter: number; concurrency: number; pollMs: number };
 }
@@ -290,9 +294,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     netSpeedUrl: e.NET_SPEED_URL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     smtpUrl: e.SMTP_URL,
-    outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS.split(',')
-      .map((h) => h.trim().toLowerCase())
-      .filter(Boolean),
     platformUrl: e.PLATFORM_URL?.replace(/\/+$/, ''),
     serverReportIntervalMs: e.SERVER_REPORT_INTERVAL_MS,
     logLevel: e.LOG_LEVEL,
@@ -314,7 +315,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     files: fileStoreSettings(e),
-    outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },
+    sso: { checkEveryMs: e.SSO_CHECK_MINUTES * 60_000, sessionMaxMs: e.SSO_SESSION_MAX_MINUTES * 60_000 },
+    outbound: {
+      allowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
+      allowHosts: e.OUTBOUND_ALLOW_HOSTS.split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    },
     webhooks: {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       disableAfter: e.WEBHOOK_DISABLE_AFTER,

@@ -16,12 +16,22 @@ export type Tamper = (claims: jose.JWTPayload) => jose.JWTPayload;
 
 /**
  * A real OIDC provider (panva's `oidc-provider`) in process on a loopback port. Its login and
- * consent are answered at once for `idp.account`; `tamper` re-signs the ID token of the next token
- * answers with the provider's own key and changed claims; `rotateKeys` restarts it with new keys
- * on the same address.
+ * consent are answered at once for `idp.account` (remembered as one of its accounts); `tamper`
+ * re-signs the ID token of the next token answers with the provider's own key and changed claims;
+ * `rotateKeys` restarts it with new keys on the same address. It gives refresh tokens (as Keycloak
+ * and Entra ID do) unless `refreshTokens` is off (as Google without offline access); `disable`
+ * and `revokeGrants` end an account's access; `down` makes every connection fail.
  */
 export class TestIdp {
   account: IdpAccount = { sub: 'u1', email: 'ann@school.test', email_verified: true, groups: [] };
+  /** Refresh tokens issued at the code exchange. */
+  refreshTokens = true;
+  /** Every connection is closed unanswered (the provider is down). */
+  down = false;
+  private readonly accounts = new Map<string, IdpAccount>();
+  private readonly disabled = new Set<string>();
+  private readonly grants = new Map<string, string[]>();
+  private provider!: Provider;
   tamper: Tamper | undefined;
   /** The ID tokens issued, in order (a replay test sends an old one again). */
   issued: string[] = [];
@@ -52,6 +62,7 @@ export class TestIdp {
     const actual = (placeholder.address() as AddressInfo).port;
     this.issuer = `http://127.0.0.1:${actual}`;
     const provider = new Provider(this.issuer, this.configuration());
+    this.provider = provider;
     provider.on('server_error', () => undefined);
     provider.use(async (ctx, next) => {
       if (ctx.path.startsWith('/interaction/')) {
@@ -60,8 +71,10 @@ export class TestIdp {
           accountId: this.account.sub,
           clientId: String(details.params.client_id),
         });
-        grant.addOIDCScope('openid email profile');
+        grant.addOIDCScope('openid email profile offline_access');
         const grantId = await grant.save();
+        this.accounts.set(this.account.sub, { ...this.account });
+        this.grants.set(this.account.sub, [...(this.grants.get(this.account.sub) ?? []), grantId]);
         await provider.interactionFinished(
           ctx.req,
           ctx.res,
@@ -82,7 +95,11 @@ export class TestIdp {
       }
     });
     this.server = placeholder;
-    placeholder.on('request', provider.callback());
+    const answer = provider.callback();
+    placeholder.on('request', (request, response) => {
+      if (this.down) request.socket.destroy();
+      else answer(request, response);
+    });
   }
 
   private async resign(token: string, tamper: Tamper): Promise<string> {
@@ -101,23 +118,38 @@ export class TestIdp {
           client_secret: this.client.clientSecret,
           redirect_uris: [this.client.redirectUri],
           response_types: ['code'],
-          grant_types: ['authorization_code'],
+          grant_types: ['authorization_code', 'refresh_token'],
         },
       ],
       jwks: { keys: this.keys },
       cookies: { keys: ['test-cookie-key'] },
       // Groups in the ID token whatever the scope, as Entra ID and Keycloak's group mapper give them.
       claims: { openid: ['sub', 'groups'], email: ['email', 'email_verified'], profile: ['name'] },
-      scopes: ['openid', 'email', 'profile'],
+      scopes: ['openid', 'email', 'profile', 'offline_access'],
+      // Refresh tokens whatever the prompt (Keycloak's and Entra ID's way), unless turned off.
+      issueRefreshToken: (_ctx, client) => this.refreshTokens && client.grantTypeAllowed('refresh_token'),
       conformIdTokenClaims: false,
       pkce: { required: () => true },
       features: { devInteractions: { enabled: false } },
       interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-      findAccount: (_ctx, sub) =>
-        sub === this.account.sub
-          ? { accountId: sub, claims: () => ({ ...this.account, name: this.account.email }) }
-          : undefined,
+      findAccount: (_ctx, sub) => {
+        const account = sub === this.account.sub ? this.account : this.accounts.get(sub);
+        return account && !this.disabled.has(sub)
+          ? { accountId: sub, claims: () => ({ ...account, name: account.email }) }
+          : undefined;
+      },
     };
+  }
+
+  /** The account is disabled: the provider no longer knows it (its refresh grants fail). */
+  disable(sub: string) {
+    this.disabled.add(sub);
+  }
+
+  /** Every grant the account gave the client is revoked (an administrator's "sign out everywhere"). */
+  async revokeGrants(sub: string) {
+    for (const id of this.grants.get(sub) ?? []) await (await this.provider.Grant.find(id))?.destroy();
+    this.grants.delete(sub);
   }
 
   /** Restarts the provider on the same address with a new signing key (the old one withdrawn). */

@@ -203,5 +203,6 @@ export const OPERATION_ACTIONS = [
   // single sign-on
   'sso.configure',
   'sso.signIn',
+  'sso.accessEnded',
 ] as const;
 export type OperationAction = (typeof OPERATION_ACTIONS)[number];

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface SsoProvidersTable {
   id: Generated<number>;
@@ -7,7 +7,7 @@ export interface SsoProvidersTable {
   display_name: string;
   issuer: string;
   client_id: string;
-  /** Encrypted (modules/sso/secret-box.ts); never returned. */
+  /** Sealed (security/sealed.ts, purpose "sso client secrets"), '' when none; never returned. */
   client_secret: string;
   /** Allowed e-mail domains, comma-separated, lower case. */
   email_domains: string;
@@ -34,6 +34,12 @@ export interface SsoIdentitiesTable {
   subject: string;
   user_id: number;
   created_at: number;
+  /** The provider's last refresh token, sealed ("sso refresh tokens"); null when it gave none. */
+  refresh_token: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the provider last answered for the user (sign-in or the check). */
+  checked_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 1: the provider ended the user's grant; password sign-in refused until a sign-in through it. */
+  needs_sign_in: ColumnType<number, number | undefined, number>;
 }
 
 export interface SsoSessionsTable {

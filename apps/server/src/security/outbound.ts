@@ -4,18 +4,31 @@ import https from 'node:https';
 import net from 'node:net';
 
 /**
- * The outbound guard: where the server may send a request of its own (webhooks today; mail and
- * single sign-on may use it too). The host is resolved once, every address it resolves to is
+ * The outbound guard: where the server may send a request of its own (webhooks, the identity
+ * providers of single sign-on through outbound-fetch.ts). The host is resolved once, every address it resolves to is
  * checked, and the connection goes to the checked address (no second lookup that DNS rebinding
  * could answer differently). Link-local and cloud metadata addresses are always refused; loopback,
  * private, unique-local and shared (carrier-grade NAT) ranges only unless the deployment allows
- * private receivers (OUTBOUND_ALLOW_PRIVATE). Redirects are never followed, and every request has
- * a timeout.
+ * private receivers (OUTBOUND_ALLOW_PRIVATE) or names the host (OUTBOUND_ALLOW_HOSTS). Redirects
+ * are never followed, and every request has a timeout.
  */
 export interface OutboundPolicy {
   /** Loopback and private ranges allowed (on-premises receivers). */
   allowPrivate: boolean;
+  /** Hosts (names or addresses, lower case) that may be loopback or private although allowPrivate is off. */
+  allowHosts?: readonly string[];
 }
+
+/** Whether the policy names this URL's host (OUTBOUND_ALLOW_HOSTS). */
+export function isAllowedHost(url: URL, policy: OutboundPolicy): boolean {
+  return (policy.allowHosts ?? []).includes(hostOf(url));
+}
+
+const hostOf = (url: URL) =>
+  url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 
 /** The request went nowhere: the address is not allowed (reason in words). */
 export class OutboundRefused extends Error {
@@ -126,10 +139,9 @@ export async function checkTarget(
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new OutboundRefused('only http:// and https:// addresses are allowed');
   if (url.username || url.password) throw new OutboundRefused('the URL may not carry a user or password');
-  const host = url.hostname
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '')
-    .toLowerCase();
+  const host = hostOf(url);
+  // A named host may be private; link-local and metadata addresses stay refused.
+  const rule = isAllowedHost(url, policy) ? { allowPrivate: true } : policy;
   if (METADATA_NAMES.has(host)) throw new OutboundRefused(`${host} is a cloud metadata service`);
   let addresses: Array<{ address: string; family: number }>;
   if (net.isIP(host)) addresses = [{ address: host, family: net.isIP(host) }];
@@ -142,7 +154,7 @@ export async function checkTarget(
   }
   if (!addresses.length) throw new OutboundRefused(`the name ${host} does not resolve`);
   for (const { address } of addresses) {
-    const refusal = addressRefusal(address, policy);
+    const refusal = addressRefusal(address, rule);
     if (refusal) throw new OutboundRefused(refusal);
   }
   const first = addresses[0]!;
@@ -160,40 +172,79 @@ export interface OutboundAnswer {
   excerpt: string;
 }
 
-/**
- * POSTs `body` to the checked target: to its checked address (TLS still checks the certificate
- * against the host name), no redirect followed (a 3xx is an answer like any other), the whole
- * exchange bounded by `timeoutMs`. Throws OutboundRefused for a refused address, an Error whose
- * message says what went wrong (timeout, refused connection) otherwise.
- */
+/** POSTs a webhook's JSON `body` to the checked target (see `sendChecked`). */
 export async function postChecked(
   target: CheckedTarget,
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
 ): Promise<OutboundAnswer> {
+  const answer = await sendChecked(
+    target,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'PanelFleet-Webhooks/1', ...headers },
+      body: Buffer.from(body, 'utf8'),
+    },
+    { timeoutMs, keepBytes: 1024 },
+  );
+  return {
+    status: answer.status,
+    durationMs: answer.durationMs,
+    excerpt: answer.body.toString('utf8').slice(0, 1024),
+  };
+}
+
+export interface CheckedRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  /** Ends the request early (the caller gave up). */
+  signal?: AbortSignal;
+}
+
+export interface CheckedAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The answer's body, at most `keepBytes` of it. */
+  body: Buffer;
+  /** False when the body was longer than `keepBytes` (the rest was read and dropped). */
+  whole: boolean;
+  durationMs: number;
+}
+
+/**
+ * Sends a request to the checked target: to its checked address (TLS still checks the certificate
+ * against the host name), no redirect followed (a 3xx is an answer like any other), the whole
+ * exchange bounded by `timeoutMs`. Throws an Error whose message says what went wrong (timeout,
+ * refused connection).
+ */
+export async function sendChecked(
+  target: CheckedTarget,
+  request: CheckedRequest,
+  limits: { timeoutMs: number; keepBytes: number },
+): Promise<CheckedAnswer> {
   // Real time, whatever clock the server runs on: this is how long the receiver took.
   const started = performance.now();
   const { url, address, family } = target;
   const client = url.protocol === 'https:' ? https : http;
-  return new Promise<OutboundAnswer>((resolve, reject) => {
+  return new Promise<CheckedAnswer>((resolve, reject) => {
     let settled = false;
-    const finish = (outcome: { answer: OutboundAnswer } | { error: Error }) => {
+    const finish = (outcome: { answer: CheckedAnswer } | { error: Error }) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
       if ('answer' in outcome) resolve(outcome.answer);
       else reject(outcome.error);
     };
-    const request = client.request(
+    const outgoing = client.request(
       url,
       {
-        method: 'POST',
+        method: request.method,
         headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body).toString(),
-          'user-agent': 'PanelFleet-Webhooks/1',
-          ...headers,
+          ...request.headers,
+          ...(request.body ? { 'content-length': request.body.length.toString() } : {}),
         },
         // The connection goes to the address that was checked, whatever the name resolves to now.
         lookup: (_host, options, callback) => {
@@ -208,18 +259,25 @@ export async function postChecked(
       (response) => {
         const chunks: Buffer[] = [];
         let kept = 0;
+        let whole = true;
         response.on('data', (chunk: Buffer) => {
-          if (kept < 1024) {
+          if (kept + chunk.length <= limits.keepBytes) {
             chunks.push(chunk);
             kept += chunk.length;
+          } else {
+            if (kept < limits.keepBytes) chunks.push(chunk.subarray(0, limits.keepBytes - kept));
+            kept = limits.keepBytes;
+            whole = false;
           }
         });
         response.on('end', () =>
           finish({
             answer: {
               status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: Buffer.concat(chunks),
+              whole,
               durationMs: Math.round(performance.now() - started),
-              excerpt: Buffer.concat(chunks).toString('utf8').slice(0, 1024),
             },
           }),
         );
@@ -227,12 +285,19 @@ export async function postChecked(
       },
     );
     const timer = setTimeout(() => {
-      const error = new Error(`no answer within ${timeoutMs} ms (timeout)`);
+      const error = new Error(`no answer within ${limits.timeoutMs} ms (timeout)`);
       finish({ error });
-      request.destroy(error);
-    }, timeoutMs);
-    request.on('error', (error) => finish({ error: new Error(describeNetworkError(error)) }));
-    request.end(body);
+      outgoing.destroy(error);
+    }, limits.timeoutMs);
+    const onAbort = () => {
+      const error = new Error('the request was abandoned');
+      finish({ error });
+      outgoing.destroy(error);
+    };
+    if (request.signal?.aborted) onAbort();
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    outgoing.on('error', (error) => finish({ error: new Error(describeNetworkError(error)) }));
+    outgoing.end(request.body);
   });
 }
 

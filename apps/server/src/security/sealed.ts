@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
 
 /**
- * Secrets the server must use again later (a webhook's signing secret), sealed at rest with
- * AES-256-GCM under a key derived (HKDF-SHA256) from the deployment's password pepper, which
- * every instance shares and which is not stored in the database. A copy of the database alone
- * does not reveal them. Sealed form: `v1.<iv>.<tag>.<ciphertext>`, base64url parts.
+ * Secrets the server must use again later (webhook signing secrets, TOTP secrets, identity
+ * providers' client secrets and refresh tokens), sealed at rest with AES-256-GCM under a key
+ * derived (HKDF-SHA256) from the deployment's password pepper, which every instance shares and
+ * which is not stored in the database. A copy of the database alone does not reveal them. Each
+ * use names its purpose, which gives it a key of its own: a secret sealed for one purpose does
+ * not open for another. Sealed form: `v1.<iv>.<tag>.<ciphertext>`, base64url parts.
  */
 export class SecretSealer {
   private readonly key: Buffer;

@@ -4,8 +4,8 @@ import { withId } from './columns.js';
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   // Single sign-on through the organisation's own OIDC identity provider (issue 29 item 1): one
-  // provider per organisation; its client secret is kept encrypted with a key derived from the
-  // pepper (modules/sso/secret-box.ts).
+  // provider per organisation; its client secret is kept sealed with a key derived from the
+  // pepper (security/sealed.ts).
   await withId(db.schema.createTable('sso_providers'), dialect)
     .addColumn('org_id', 'integer', (c) => c.notNull().unique())
     .addColumn('enabled', 'integer', (c) => c.notNull())
@@ -32,13 +32,18 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('return_to', 'varchar(300)', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  // Who a provider's subject is here, once linked or created.
+  // Who a provider's subject is here, once linked or created. The check of the provider
+  // (modules/sso/idp-check.ts) keeps the last refresh token the provider gave (sealed), when it
+  // last answered for the user, and whether the user must sign in through it again.
   await db.schema
     .createTable('sso_identities')
     .addColumn('provider_id', 'integer', (c) => c.notNull())
     .addColumn('subject', 'varchar(255)', (c) => c.notNull())
     .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('refresh_token', 'text')
+    .addColumn('checked_at', 'bigint')
+    .addColumn('needs_sign_in', 'integer', (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('sso_identities_pk', ['provider_id', 'subject'])
     .execute();
   // The sessions a sign-in through a provider started (how signed in: oidc).

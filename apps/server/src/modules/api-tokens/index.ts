@@ -44,6 +44,8 @@ export function installApiTokens(
         devices.length === 0 || (await repository.devicesOutsideLabels(user.orgId, labelIds, devices)) === 0
       );
     },
+    /** Revokes every live token of a user (single sign-on's check of the identity provider). */
+    revokeAllForUser: (userId: number) => repository.revokeAllForUser(userId, base.clock.now()),
     routes: (router: Router) => apiTokenRoutes(router, service),
   };
 }

@@ -86,6 +86,17 @@ export class ApiTokenRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Revokes every live token of a user (the identity provider ended the user); answers how many. */
+  async revokeAllForUser(userId: number, at: number): Promise<number> {
+    const result = await this.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: at })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** The user's own password hash, whose digest a token keeps. */
   async passwordHashOf(orgId: number, userId: number): Promise<string | undefined> {
     const row = await this.db

@@ -1,10 +1,11 @@
 import type { Foundation } from '../../foundation.js';
+import { SecretSealer } from '../../security/sealed.js';
 import { ConsoleUserRepository } from '../console-users/repository.js';
 import type { SessionService } from '../session/service.js';
 import { identityRoutes } from './routes.js';
 import { SecondFactorRepository } from './second-factor-repository.js';
+import { recoveryCodeHasher } from './recovery-codes.js';
 import { SecondFactorService } from './second-factor-service.js';
-import { SecretBox } from './secret-box.js';
 import { IdentityService } from './service.js';
 
 export type { SecondFactorService };
@@ -17,7 +18,8 @@ export type { SecondFactorService };
 export function installIdentity(f: Foundation, needs: { sessions: SessionService }): SecondFactorService {
   const factors = new SecondFactorService({
     repository: new SecondFactorRepository(f.kysely),
-    box: new SecretBox(f.pepper),
+    sealer: new SecretSealer(f.pepper, 'totp secrets'),
+    codeHash: recoveryCodeHasher(f.pepper),
     clock: f.clock,
     issuer: f.config.title || 'PanelFleet',
   });

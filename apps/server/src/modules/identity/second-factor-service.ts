@@ -3,7 +3,8 @@ import QRCode from 'qrcode';
 import type { Clock } from '../../clock.js';
 import { Refusal } from '../../refusal.js';
 import type { SecondFactorRepository } from './second-factor-repository.js';
-import { newRecoveryCodes, type SecretBox } from './secret-box.js';
+import type { SecretSealer } from '../../security/sealed.js';
+import { newRecoveryCodes, type RecoveryCodeHash } from './recovery-codes.js';
 
 /** RFC 6238 as authenticator apps expect it: SHA-1, 6 digits, 30-second steps. */
 const PERIOD_S = 30;
@@ -28,14 +29,16 @@ export interface FactorOwner {
 
 /**
  * The second factor of local accounts: TOTP (RFC 6238) with ten single-use recovery codes. The
- * secret is sealed at rest (SecretBox); a code is accepted once (its step must be newer than the
+ * secret is sealed at rest (SecretSealer); a code is accepted once (its step must be newer than the
  * last accepted one), a recovery code once.
  */
 export class SecondFactorService {
   constructor(
     private readonly deps: {
       repository: SecondFactorRepository;
-      box: SecretBox;
+      /** Seals the TOTP secrets at rest. */
+      sealer: SecretSealer;
+      codeHash: RecoveryCodeHash;
       clock: Clock;
       /** The issuer authenticator apps show beside the account (the console's title). */
       issuer: string;
@@ -70,7 +73,7 @@ export class SecondFactorService {
     const secret = new Secret({ size: 20 });
     const stored = await this.deps.repository.startPending(
       user.id,
-      this.deps.box.seal(secret.base32),
+      this.deps.sealer.seal(secret.base32),
       this.deps.clock.now(),
     );
     if (!stored) throw new Refusal('secondFactor.alreadyEnrolled', 'conflict');
@@ -81,18 +84,18 @@ export class SecondFactorService {
 
   /** Confirms the waiting secret with a code of it; answers the recovery codes (shown once, kept hashed). */
   async confirm(user: FactorOwner, code: string): Promise<string[]> {
-    const { repository, box } = this.deps;
+    const { repository, sealer, codeHash } = this.deps;
     const row = await repository.find(user.id);
     if (!row) throw new Refusal('secondFactor.notStarted');
     if (row.confirmed_at !== null) throw new Refusal('secondFactor.alreadyEnrolled', 'conflict');
-    const step = this.stepOf(box.open(row.secret), user.userName, code);
+    const step = this.stepOf(sealer.open(row.secret), user.userName, code);
     if (step === null) throw new Refusal('secondFactor.codeWrong');
     const codes = newRecoveryCodes();
     const confirmed = await repository.confirm(
       user.id,
       step,
       this.deps.clock.now(),
-      codes.map((c) => box.codeHash(c)),
+      codes.map((c) => codeHash(c)),
     );
     if (!confirmed) throw new Refusal('secondFactor.alreadyEnrolled', 'conflict');
     return codes;
@@ -100,15 +103,15 @@ export class SecondFactorService {
 
   /** Checks a sign-in's code: an authenticator code not used before, or an unused recovery code. */
   async verify(user: FactorOwner, code: string): Promise<FactorUsed | null> {
-    const { repository, box, clock } = this.deps;
+    const { repository, sealer, codeHash, clock } = this.deps;
     const row = await repository.find(user.id);
     if (!row || row.confirmed_at === null) return null;
     const digits = code.replace(/\s/g, '');
     if (/^\d{6}$/.test(digits)) {
-      const step = this.stepOf(box.open(row.secret), user.userName, digits);
+      const step = this.stepOf(sealer.open(row.secret), user.userName, digits);
       return step !== null && (await repository.claimStep(user.id, step)) ? 'totp' : null;
     }
-    return (await repository.spendRecoveryCode(user.id, box.codeHash(code), clock.now())) ? 'recovery' : null;
+    return (await repository.spendRecoveryCode(user.id, codeHash(code), clock.now())) ? 'recovery' : null;
   }
 
   /** The user turns the factor off with a current code; not while the organisation requires it. */

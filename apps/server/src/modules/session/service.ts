@@ -122,6 +122,12 @@ export class SessionService {
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
   }
 
+  /** Ends one session by its id (single sign-on's session that outlived its maximum). */
+  async endById(id: string): Promise<void> {
+    await this.sessions.delete(id);
+    this.onEnded({ sessionId: id });
+  }
+
   /** Ends every session of a user (password reset, disable), keeping `exceptId` if given; answers how many ended. */
   async endAllForUser(userId: number, exceptId?: string): Promise<number> {
     const ended = await this.sessions.deleteForUser(userId, exceptId);

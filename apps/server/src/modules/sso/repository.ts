@@ -160,4 +160,110 @@ export class SsoRepository {
       .values({ session_id: sessionId, provider_id: providerId, user_id: userId, created_at: now })
       .execute();
   }
+
+  // ---- the check of the provider (idp-check.ts) ----
+
+  /** A sign-in through the provider: its refresh token (sealed, or null when it gave none) kept. */
+  async signedInThrough(providerId: number, subject: string, refreshToken: string | null, now: number) {
+    await this.db
+      .updateTable('sso_identities')
+      .set({ refresh_token: refreshToken, checked_at: now, needs_sign_in: 0 })
+      .where('provider_id', '=', providerId)
+      .where('subject', '=', subject)
+      .execute();
+  }
+
+  /** Identities with a refresh token not checked since `before`, oldest first; enabled providers and users only. */
+  dueForCheck(before: number, limit: number) {
+    return this.db
+      .selectFrom('sso_identities')
+      .innerJoin('sso_providers', 'sso_providers.id', 'sso_identities.provider_id')
+      .innerJoin('users', 'users.id', 'sso_identities.user_id')
+      .select([
+        'sso_identities.provider_id',
+        'sso_identities.subject',
+        'sso_identities.user_id',
+        'sso_identities.refresh_token',
+        'users.org_id',
+        'users.user_name',
+        'users.user_type',
+        'sso_providers.display_name',
+      ])
+      .where('sso_identities.refresh_token', 'is not', null)
+      .where('sso_identities.needs_sign_in', '=', 0)
+      .where('sso_providers.enabled', '=', 1)
+      .where('users.enabled', '=', 1)
+      .whereRef('users.org_id', '=', 'sso_providers.org_id')
+      .where((eb) =>
+        eb.or([eb('sso_identities.checked_at', 'is', null), eb('sso_identities.checked_at', '<', before)]),
+      )
+      .orderBy('sso_identities.checked_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The provider answered for the user: when, and the refresh token it rotated to (if it did). */
+  async checked(providerId: number, subject: string, refreshToken: string | undefined, now: number) {
+    await this.db
+      .updateTable('sso_identities')
+      .set({ checked_at: now, ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }) })
+      .where('provider_id', '=', providerId)
+      .where('subject', '=', subject)
+      .execute();
+  }
+
+  /** The provider ended the user's grant: no refresh token, a sign-in through it needed. */
+  async grantEnded(providerId: number, subject: string, now: number) {
+    await this.db
+      .updateTable('sso_identities')
+      .set({ refresh_token: null, checked_at: now, needs_sign_in: 1 })
+      .where('provider_id', '=', providerId)
+      .where('subject', '=', subject)
+      .execute();
+  }
+
+  async needsSignIn(userId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sso_identities')
+      .select('user_id')
+      .where('user_id', '=', userId)
+      .where('needs_sign_in', '=', 1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Sessions started through a provider before `before` whose identity has no refresh token (the
+   * provider gave none, so nothing can check it): they have lived their maximum.
+   */
+  async uncheckableSessionsBefore(before: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('sso_sessions')
+      .innerJoin('sso_identities', (join) =>
+        join
+          .onRef('sso_identities.provider_id', '=', 'sso_sessions.provider_id')
+          .onRef('sso_identities.user_id', '=', 'sso_sessions.user_id'),
+      )
+      .select('sso_sessions.session_id')
+      .where('sso_identities.refresh_token', 'is', null)
+      .where('sso_sessions.created_at', '<', before)
+      .execute();
+    return [...new Set(rows.map((r) => r.session_id))];
+  }
+
+  async forgetSession(sessionId: string) {
+    await this.db.deleteFrom('sso_sessions').where('session_id', '=', sessionId).execute();
+  }
+
+  async forgetSessionsOf(userId: number) {
+    await this.db.deleteFrom('sso_sessions').where('user_id', '=', userId).execute();
+  }
+
+  /** The rows of sessions that ended otherwise (sign-out, idle, the user's own end). */
+  async purgeEndedSessions() {
+    await this.db
+      .deleteFrom('sso_sessions')
+      .where('session_id', 'not in', (eb) => eb.selectFrom('sessions').select('id'))
+      .execute();
+  }
 }

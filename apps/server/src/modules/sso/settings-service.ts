@@ -3,9 +3,9 @@ import type { Clock } from '../../clock.js';
 import type { SessionUser } from '../../http/router.js';
 import type { OperationLog } from '../operation-log/repository.js';
 import { Refusal } from '../../refusal.js';
+import type { SecretSealer } from '../../security/sealed.js';
 import { parseMappings, typesOfKind } from './claims.js';
 import type { SsoRepository } from './repository.js';
-import type { SecretBox } from './secret-box.js';
 
 export type SsoSettingsInput = sso.SaveSettingsParams;
 
@@ -17,7 +17,8 @@ export class SsoSettingsService {
   constructor(
     private readonly deps: {
       repository: SsoRepository;
-      box: SecretBox;
+      /** Seals the client secrets. */
+      sealer: SecretSealer;
       clock: Clock;
       operations: OperationLog;
       baseUrl: string;
@@ -46,7 +47,7 @@ export class SsoSettingsService {
   }
 
   async save(caller: SessionUser, ip: string, input: SsoSettingsInput): Promise<void> {
-    const { repository, box, clock, operations } = this.deps;
+    const { repository, sealer, clock, operations } = this.deps;
     const organisation = await repository.organisationKind(caller.orgId);
     if (!organisation) throw new Refusal('common.notFound', 'notFound');
     const allowed = typesOfKind(organisation.kind);
@@ -55,7 +56,7 @@ export class SsoSettingsService {
     const current = await repository.providerOf(caller.orgId);
     const secret =
       input.clientSecret !== undefined && input.clientSecret !== ''
-        ? box.seal(input.clientSecret)
+        ? sealer.seal(input.clientSecret)
         : (current?.client_secret ?? '');
     let breakGlassId: number | null = null;
     if (input.breakGlassUser !== '') {

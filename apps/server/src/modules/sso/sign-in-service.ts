@@ -6,9 +6,9 @@ import { Refusal } from '../../refusal.js';
 import { randomToken, tokenHash } from '../../security/tokens.js';
 import type { OperationLog } from '../operation-log/repository.js';
 import { domainOf, mappedRole, parseMappings, typesOfKind } from './claims.js';
-import { guardedFetch, OUTBOUND_TIMEOUT_MS } from './outbound.js';
+import type { SecretSealer } from '../../security/sealed.js';
+import type { ProviderClients } from './provider-client.js';
 import type { ProviderRow, SsoRepository } from './repository.js';
-import type { SecretBox } from './secret-box.js';
 import { CALLBACK_PATH } from './settings-service.js';
 
 /** The cookie binding a sign-in under way to the browser that started it. */
@@ -19,14 +19,24 @@ const DEFAULT_RETURN = '/home';
 
 export interface SsoSignInDeps {
   repository: SsoRepository;
-  box: SecretBox;
+  clients: ProviderClients;
+  /** Seals the refresh tokens the providers give (the check of the provider uses them). */
+  refreshSealer: SecretSealer;
   clock: Clock;
   operations: OperationLog;
   baseUrl: string;
   secureCookies: boolean;
-  allowHosts: readonly string[];
   /** Starts a normal console session and gives its id (the session module's). */
   startSession: (request: FastifyRequest, reply: FastifyReply, userId: number) => Promise<string>;
+}
+
+/**
+ * The scopes asked: offline_access too where the provider offers it, so that it gives a refresh
+ * token the check of the provider (idp-check.ts) can use.
+ */
+function scopeFor(config: oidc.Configuration): string {
+  const offered = config.serverMetadata().scopes_supported ?? [];
+  return offered.includes('offline_access') ? 'openid email profile offline_access' : 'openid email profile';
 }
 
 /** A refusal of the flow with the reason kept for the operation log. */
@@ -43,7 +53,8 @@ class SsoRefusal extends Refusal {
  * Sign-in through an organisation's OIDC provider: authorization code flow with PKCE, state and
  * nonce bound to the browser and used once; the ID token is checked by openid-client (issuer,
  * audience, expiry, signature). The provider's metadata and keys are read again at every sign-in,
- * so rotated keys are picked up at once.
+ * so rotated keys are picked up at once. The refresh token it gives is kept, sealed, for the
+ * check of the provider.
  */
 export class SsoSignInService {
   constructor(private readonly deps: SsoSignInDeps) {}
@@ -59,37 +70,12 @@ export class SsoSignInService {
     return { providerId: found.id, displayName: found.display_name };
   }
 
-  private async configuration(provider: ProviderRow): Promise<oidc.Configuration> {
-    const { box, allowHosts } = this.deps;
-    const issuer = new URL(provider.issuer);
-    const secret = box.open(provider.client_secret);
-    const insecure = issuer.protocol === 'http:' && allowHosts.includes(issuer.hostname.toLowerCase());
-    try {
-      const config = await oidc.discovery(
-        issuer,
-        provider.client_id,
-        secret === '' ? undefined : secret,
-        secret === '' ? oidc.None() : oidc.ClientSecretBasic(secret),
-        {
-          timeout: OUTBOUND_TIMEOUT_MS / 1000,
-          [oidc.customFetch]: guardedFetch(allowHosts),
-          ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
-        },
-      );
-      config[oidc.customFetch] = guardedFetch(allowHosts);
-      return config;
-    } catch (error) {
-      if (error instanceof Refusal) throw error;
-      throw new Refusal('sso.issuerUnreachable', 'declined');
-    }
-  }
-
   /** The provider's authorization URL; the browser's sign-in is kept under the state's hash. */
   async start(request: FastifyRequest, reply: FastifyReply, providerId: number, returnTo?: string) {
     const { repository, clock, secureCookies } = this.deps;
     const provider = await repository.enabledProvider(providerId);
     if (!provider) throw new Refusal('sso.notFound', 'notFound');
-    const config = await this.configuration(provider);
+    const config = await this.deps.clients.configuration(provider);
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
@@ -113,7 +99,7 @@ export class SsoSignInService {
     });
     return oidc.buildAuthorizationUrl(config, {
       redirect_uri: this.redirectUri(),
-      scope: 'openid email profile',
+      scope: scopeFor(config),
       code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
       state,
@@ -144,9 +130,15 @@ export class SsoSignInService {
     let email = '';
     try {
       if (query.error) throw new SsoRefusal('sso.providerRefused', query.error);
-      const claims = await this.verifiedClaims(provider, request, login);
+      const { claims, refreshToken } = await this.verifiedClaims(provider, request, login);
       email = typeof claims.email === 'string' ? claims.email : '';
       const user = await this.userFor(provider, claims, email);
+      await repository.signedInThrough(
+        provider.id,
+        String(claims.sub),
+        refreshToken === undefined ? null : this.deps.refreshSealer.seal(refreshToken),
+        clock.now(),
+      );
       const sessionId = await this.deps.startSession(request, reply, user.id);
       await repository.recordSession(sessionId, provider.id, user.id, clock.now());
       await this.audit(
@@ -169,8 +161,8 @@ export class SsoSignInService {
     provider: ProviderRow,
     request: FastifyRequest,
     login: { nonce: string; verifier: string; id: string },
-  ): Promise<Record<string, unknown>> {
-    const config = await this.configuration(provider);
+  ): Promise<{ claims: Record<string, unknown>; refreshToken: string | undefined }> {
+    const config = await this.deps.clients.configuration(provider);
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
     const current = new URL(`${this.redirectUri()}${query}`);
     const state = current.searchParams.get('state') ?? '';
@@ -183,7 +175,7 @@ export class SsoSignInService {
       });
       const claims = tokens.claims();
       if (!claims) throw new SsoRefusal('sso.tokenInvalid', 'no ID token');
-      return claims as Record<string, unknown>;
+      return { claims: claims as Record<string, unknown>, refreshToken: tokens.refresh_token };
     } catch (error) {
       if (error instanceof Refusal) throw error;
       const why =
