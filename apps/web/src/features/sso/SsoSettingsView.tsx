@@ -5,6 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { sso } from '@panelfleet/contract';
 import { call } from '../../api/client';
+import { PROGRAM_ROLES, roleLabelKey } from '../accounts/programRoles';
 
 interface MappingValues {
   claim: string;
@@ -93,21 +94,31 @@ export default function SsoSettingsView() {
         <Form.Item name="emailDomains" label={t('sso.emailDomains')}>
           <Input data-testid="sso-domains" placeholder="school.example" />
         </Form.Item>
-        <Form.Item label={t('sso.mappings')}>
+        <Form.Item label={t('sso.mappings')} extra={t('sso.mappingsHelp')}>
           <Form.List name="mappings">
             {(rows, { add, remove }) => (
               <>
                 {rows.map((row) => (
-                  <Space key={row.key} align="baseline" wrap>
+                  <Space key={row.key} align="baseline">
                     <Form.Item name={[row.name, 'claim']} rules={[{ required: true }]}>
-                      <Input placeholder={t('sso.claim')} data-testid="sso-map-claim" />
+                      <Input
+                        style={{ width: 120 }}
+                        placeholder={t('sso.claim')}
+                        title={t('sso.claim')}
+                        data-testid="sso-map-claim"
+                      />
                     </Form.Item>
                     <Form.Item name={[row.name, 'value']} rules={[{ required: true }]}>
-                      <Input placeholder={t('sso.value')} data-testid="sso-map-value" />
+                      <Input
+                        style={{ width: 140 }}
+                        placeholder={t('sso.value')}
+                        title={t('sso.value')}
+                        data-testid="sso-map-value"
+                      />
                     </Form.Item>
                     <Form.Item name={[row.name, 'userType']} rules={[{ required: true }]}>
                       <Select
-                        style={{ width: 180 }}
+                        style={{ width: 230 }}
                         placeholder={t('sso.userType')}
                         options={userTypes}
                         data-testid="sso-map-type"
@@ -115,11 +126,9 @@ export default function SsoSettingsView() {
                     </Form.Item>
                     <Form.Item name={[row.name, 'programRole']} initialValue={0}>
                       <Select
-                        style={{ width: 120 }}
-                        options={[0, 1, 2].map((role) => ({
-                          value: role,
-                          label: `${t('sso.programRole')} ${role}`,
-                        }))}
+                        style={{ width: 160 }}
+                        title={t('sso.programRole')}
+                        options={PROGRAM_ROLES.map((role) => ({ value: role, label: t(roleLabelKey(role)) }))}
                       />
                     </Form.Item>
                     <MinusCircleOutlined onClick={() => remove(row.name)} />
