@@ -28,6 +28,7 @@ export class AlertEvaluator {
       changes: AlertChanges;
       clock: Clock;
       isOnline: (deviceKey: string) => boolean;
+      offlineSince?: (deviceKey: string) => number | undefined;
     },
   ) {}
 
@@ -57,7 +58,7 @@ export class AlertEvaluator {
   }
 
   private async evaluate(rule: RuleRow, companyIds: number[], now: number) {
-    const { evaluation, lifecycle, isOnline } = this.deps;
+    const { evaluation, lifecycle, isOnline, offlineSince } = this.deps;
     const { condition, labelIds } = ruleParts(rule);
     const candidates = await evaluation.candidates(
       {
@@ -70,6 +71,7 @@ export class AlertEvaluator {
       },
       now,
       isOnline,
+      offlineSince,
     );
     const byKey = new Map(candidates.map((c) => [c.subjectKey, c]));
     if (PENDING_KINDS.has(condition.kind)) await this.pendingStarts(rule.id, candidates, byKey, now);
