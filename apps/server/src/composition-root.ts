@@ -202,7 +202,14 @@ export async function compose({
   installScreenshots(f, { devices, commands, isOnline });
   installHealth(f, { transportHealthy: () => broker.transport.healthy() });
   const webhooks = installWebhooks(f, { mailer });
-  const alerts = installAlerts(f, { scopes, isOnline, mailer, webhooks, settings: options.alerts });
+  const alerts = installAlerts(f, {
+    scopes,
+    isOnline,
+    offlineSince: gateway.offlineSince,
+    mailer,
+    webhooks,
+    settings: options.alerts,
+  });
 
   // ---- start the device side ----
   await gateway.start();

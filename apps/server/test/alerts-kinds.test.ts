@@ -70,6 +70,29 @@ describe.each(backends)('alert rule kinds on %s', (backend) => {
     await customer.request('POST', '/alerts/rules/delete', { json: { id: rule.id } });
   });
 
+  it('offline: a panel that just went away is not judged by a last-seen time its disconnect has not moved yet', async () => {
+    const panel = await onlinePanel(server, await operatorClient(server), 'GONE-0');
+    const rule = await ruleOf(customer, { condition: { kind: 'offline', minutes: 10 }, durationSeconds: 0 });
+    try {
+      await panel.disconnect();
+      // As between the disconnect and its batched last-seen write: the row holds a report of long ago.
+      await db()
+        .updateTable('devices')
+        .set({ last_seen_at: now() - HOUR })
+        .where('id', '=', panel.id)
+        .execute();
+      const keys = async () =>
+        (await listAlerts(customer, `&ruleIds=${rule.id}`)).listObject.map((a) => a.subject.deviceKey);
+      await evaluate();
+      expect(await keys()).not.toContain(panel.key);
+      server.clock.advance(10 * MINUTE);
+      await evaluate();
+      expect(await keys()).toContain(panel.key);
+    } finally {
+      await customer.request('POST', '/alerts/rules/delete', { json: { id: rule.id } });
+    }
+  });
+
   it('threshold: a reported value past its threshold on an online panel', async () => {
     const operator = await operatorClient(server);
     const hot = await onlinePanel(server, operator, 'TEMP-0', {

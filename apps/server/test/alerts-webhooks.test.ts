@@ -18,22 +18,21 @@ import { backends, startServer, type TestServer } from './harness.js';
 
 const HOUR = 3_600_000;
 
-interface Emitted {
-  orgId: number;
+type Emitted = {
   type: webhooks.WebhookEventType;
-  data: webhooks.WebhookPayload['data'];
-  alsoTo: number[] | undefined;
-}
+} & Parameters<AlertWebhooks['emitAlerts']>[1][number];
 
 /**
  * The seam to the webhooks module (issue 26's common notes): a rule may name only webhooks the
- * module says are the organisation's; each raise, acknowledgement and clear is handed to `emit`
- * once, with the rule's webhooks, after the change is committed; a failing `emit` is logged and
- * changes nothing else.
+ * module says are the organisation's; each raise, acknowledgement and clear is handed to
+ * `emitAlerts` once, with the rule's webhooks, after the change is committed, the changes of one
+ * batch window (a round, a bulk action) in one call; a failing call is logged and changes nothing
+ * else.
  */
 describe.each(backends)('alerts and webhooks on %s', (backend) => {
   let server: TestServer;
   const emitted: Emitted[] = [];
+  const calls: Array<{ type: webhooks.WebhookEventType; alerts: number }> = [];
   const errors: string[] = [];
   let failing = false;
   let user: SessionUser;
@@ -54,9 +53,11 @@ describe.each(backends)('alerts and webhooks on %s', (backend) => {
       programRole: 0,
     };
     const hooks: AlertWebhooks = {
-      async emit(org, type, data, alsoTo) {
+      async emitAlerts(type, items) {
         if (failing) throw new Error('webhook store down');
-        emitted.push({ orgId: org, type, data, alsoTo });
+        calls.push({ type, alerts: items.length });
+        for (const item of items) emitted.push({ type, ...item });
+        return items.length;
       },
       ownedIds: (org, ids) => Promise.resolve(ids.filter((id) => org === orgId && id === 7)),
     };
@@ -114,19 +115,47 @@ describe.each(backends)('alerts and webhooks on %s', (backend) => {
     await evaluator.round();
     expect(emitted).toHaveLength(1);
     expect(emitted[0]).toMatchObject({ orgId, type: 'alert.raised', alsoTo: [7] });
-    const alert = alerts.alert.parse((emitted[0]!.data as { alert: unknown }).alert);
+    const alert = alerts.alert.parse(emitted[0]!.alert);
     expect(alert).toMatchObject({ state: 'active', subject: { id: String(panel), deviceKey: 'HOOK-00000' } });
     await evaluator.round();
     expect(emitted).toHaveLength(1);
     expect(await service.acknowledge(user, [alert.id], 'seen', '127.0.0.1')).toBe(1);
     expect(emitted.at(-1)).toMatchObject({
       type: 'alert.acknowledged',
-      data: { alert: { id: alert.id, note: 'seen' } },
+      alert: { id: alert.id, note: 'seen' },
     });
     failing = true;
     expect(await service.clear(user, [alert.id], '127.0.0.1')).toBe(1);
     failing = false;
     expect(errors).toEqual(['alert webhook delivery could not be stored']);
     expect(emitted.map((e) => e.type)).toEqual(['alert.raised', 'alert.acknowledged']);
+  });
+
+  it('hands what one round raised under every rule to one call, and a bulk acknowledgement to one', async () => {
+    const orgId = server.accounts.customerId;
+    calls.length = 0;
+    emitted.length = 0;
+    await insertPanels(server, orgId, 30, 'ROUND', { last_seen_at: server.clock.now() - HOUR });
+    const second = await rules.save(
+      user,
+      alerts.alertRuleInput.parse({
+        name: 'Second',
+        severity: 'major',
+        condition: { kind: 'offline', minutes: 10 },
+      }),
+      'en-US',
+      '127.0.0.1',
+    );
+    // The first rule raises the 30 new panels, the second these and the one of the test before.
+    expect(await evaluator.round()).toEqual({ raised: 61, cleared: 0 });
+    expect(calls).toEqual([{ type: 'alert.raised', alerts: 61 }]);
+    expect(emitted.filter((e) => e.alert.ruleId === second.id).every((e) => e.alsoTo.length === 0)).toBe(
+      true,
+    );
+    expect(emitted.filter((e) => e.alert.ruleId !== second.id).every((e) => e.alsoTo[0] === 7)).toBe(true);
+    const ids = emitted.map((e) => e.alert.id);
+    expect(await service.acknowledge(user, ids, undefined, '127.0.0.1')).toBe(61);
+    expect(calls.at(-1)).toEqual({ type: 'alert.acknowledged', alerts: 61 });
+    expect(calls).toHaveLength(2);
   });
 });

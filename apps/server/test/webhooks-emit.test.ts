@@ -7,9 +7,10 @@ import { waitFor } from './device-helpers.js';
 import { backends, signedIn, startServer, type TestClient, type TestServer } from './harness.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
 
-// The seam alerts use (issue 26): emit(orgId, type, data, alsoTo) writes one delivery per
-// receiving webhook (the organisation's subscribers, plus the named ones that are its own), and
-// the server's workers send them; ownedIds tells which ids are the organisation's webhooks.
+// The seam alerts use (issue 26): emitAlerts(type, items) writes one delivery per receiving
+// webhook listing its alerts (the organisation's subscribers get all of them, a named webhook of
+// the organisation those of the rules naming it), and the server's workers send them; ownedIds
+// tells which ids are the organisation's webhooks.
 
 describe.each(backends)('emit and ownedIds on %s', (backend) => {
   let server: TestServer;
@@ -77,7 +78,13 @@ describe.each(backends)('emit and ownedIds on %s', (backend) => {
       clearedAt: null,
       clearedBy: null,
     };
-    await outbox.emit(orgId, 'alert.raised', { alert }, [named.id, foreign.id]);
+    const unnamed = { ...alert, id: 8, ruleId: 4 };
+    expect(
+      await outbox.emitAlerts('alert.raised', [
+        { orgId, alert: unnamed, alsoTo: [] },
+        { orgId, alert, alsoTo: [named.id, foreign.id] },
+      ]),
+    ).toBe(2);
     await waitFor(
       'the two deliveries',
       () => subscribed.receiver.calls.length === 1 && named.receiver.calls.length === 1,
@@ -86,9 +93,12 @@ describe.each(backends)('emit and ownedIds on %s', (backend) => {
     expect(payload).toMatchObject({
       type: 'alert.raised',
       organisationId: orgId,
-      data: { alert: { id: 7, ruleId: 3 } },
+      data: { alerts: [alert, unnamed], total: 2 },
     });
-    expect(JSON.parse(named.receiver.calls[0]!.body)).toMatchObject({ id: payload.id });
+    expect(JSON.parse(named.receiver.calls[0]!.body)).toMatchObject({
+      id: payload.id,
+      data: { alerts: [alert], total: 1 },
+    });
     // Written in the same call: the others had no delivery then, and have none now.
     const logOf = async (client: TestClient, id: number) =>
       webhooks.listWebhookDeliveries.reply.parse(

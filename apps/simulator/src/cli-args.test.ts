@@ -16,7 +16,11 @@ describe('simulator command line', () => {
       mqtt: 'mqtt://127.0.0.1:1883',
       prefix: 'SIM',
       telemetry: '10000',
+      'ota-fail-serials': '',
     });
+    expect(parseCliArgs(['--ota-fail-serials', 'DEMO-00007,DEMO-00012'])['ota-fail-serials']).toBe(
+      'DEMO-00007,DEMO-00012',
+    );
     expect(parseCliArgs([]).secret).toBeUndefined();
     expect(() => parseCliArgs(['--secrt', 'x'])).toThrow(/Unknown option/);
   });

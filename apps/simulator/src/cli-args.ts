@@ -9,6 +9,8 @@ const options = {
   telemetry: { type: 'string', default: '10000' },
   'ota-fail-rate': { type: 'string', default: '0' },
   'ota-corrupt-rate': { type: 'string', default: '0' },
+  /** Comma-separated serial numbers of panels whose every OTA install fails. */
+  'ota-fail-serials': { type: 'string', default: '' },
   'install-ms': { type: 'string', default: '5000' },
   'utc-offset': { type: 'string', default: '480' },
   'history-days': { type: 'string', default: '0' },

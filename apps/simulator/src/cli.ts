@@ -5,7 +5,7 @@ const values = parseCliArgs(process.argv.slice(2));
 if (!values.secret) {
   console.error(
     'usage: npm run simulate -- --devices N --server http://host:8080 --mqtt mqtt://host:1883 --secret ENROLLMENT_SECRET' +
-      ' [--ota-fail-rate 0.3] [--ota-corrupt-rate 0.1] [--install-ms 5000] [--utc-offset 480]',
+      ' [--ota-fail-rate 0.3] [--ota-fail-serials SIM-00007,SIM-00012] [--ota-corrupt-rate 0.1] [--install-ms 5000] [--utc-offset 480]',
   );
   console.error(
     'The enrollment secret is shown to the company account in the console (GET /platform/device/enrollmentSecret).',
@@ -21,6 +21,7 @@ const fleet = await startFleet({
   telemetryMs: Number(values.telemetry),
   otaFailRate: Number(values['ota-fail-rate']),
   otaCorruptRate: Number(values['ota-corrupt-rate']),
+  otaFailSerials: values['ota-fail-serials'].split(',').filter(Boolean),
   installMs: Number(values['install-ms']),
   utcOffset: Number(values['utc-offset']),
   historyDays: Number(values['history-days']),

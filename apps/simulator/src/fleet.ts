@@ -20,6 +20,8 @@ export interface FleetOptions {
   /** Share of OTA installs that fail, share of OTA downloads that arrive corrupted (0..1). */
   otaFailRate?: number;
   otaCorruptRate?: number;
+  /** Serial numbers of panels whose every OTA install fails. */
+  otaFailSerials?: string[];
   /** How long an OTA install keeps a panel offline. */
   installMs?: number;
   /** How long one second of a program's play time lasts (default 1000; tests shorten it). */
@@ -57,11 +59,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       void panel.powerOn().catch((err: unknown) => log(`${panel.serial}: wake failed: ${String(err)}`));
   });
   for (let i = 0; i < options.count; i++) {
+    const serial = `${options.prefix ?? 'SIM'}-${String(i + 1).padStart(5, '0')}`;
     const panel = new SimulatedPanel({
       serverUrl: options.url,
       mqttUrl: options.mqttUrl,
       enrollmentSecret: options.enrollmentSecret,
-      serial: `${options.prefix ?? 'SIM'}-${String(i + 1).padStart(5, '0')}`,
+      serial,
       index: i + 1,
       telemetryMs: options.telemetryMs ?? 10_000,
       restartDelayMs: options.restartDelayMs ?? 3000,
@@ -70,6 +73,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       ...(options.clockOffsetMs !== undefined ? { clockOffsetMs: options.clockOffsetMs } : {}),
       otaFailRate: options.otaFailRate ?? 0,
       otaCorruptRate: options.otaCorruptRate ?? 0,
+      ...(options.otaFailSerials?.includes(serial) ? { otaAlwaysFails: true } : {}),
       installMs: options.installMs ?? 0,
       ...(options.playSecondMs !== undefined ? { playSecondMs: options.playSecondMs } : {}),
       ...(options.utcOffset !== undefined ? { utcOffset: options.utcOffset } : {}),

@@ -17,6 +17,8 @@ export interface PanelOptions {
   clockOffsetMs?: number;
   /** Share of OTA installs that fail after verifying (0..1): `--ota-fail-rate`. */
   otaFailRate?: number;
+  /** Every OTA install of this panel fails after verifying (`--ota-fail-serials`): a rollout with a failing panel. */
+  otaAlwaysFails?: boolean;
   /** Share of OTA downloads that arrive corrupted (a flipped byte; fails its SHA-256): `--ota-corrupt-rate`. */
   otaCorruptRate?: number;
   /** How long an OTA install keeps the panel offline before it is back with the new version. */

@@ -99,7 +99,7 @@ export async function installOta(panel: PanelHost, id: string, ota: device.OtaVa
   await panel.ack({ v: 1, id, result: 'received', phase: 'verifying' });
   panel.state.otaCurrent = ota.size;
   await panel.reportState({ otaCurrent: ota.size, otaTotal: ota.size });
-  if (Math.random() < (options.otaFailRate ?? 0)) return fail('install');
+  if (options.otaAlwaysFails || Math.random() < (options.otaFailRate ?? 0)) return fail('install');
   await panel.ack({ v: 1, id, result: 'received', phase: 'installing' });
   const installMs = options.installMs ?? 0;
   if (installMs > 0) {

@@ -1,6 +1,7 @@
 import { alerts, device } from '@panelfleet/contract';
 import type { Db } from '../db/database.js';
 import { demoSession } from './demo-client.js';
+import { DEMO_FAILING_PANEL } from './demo-ota.js';
 
 /** How long the demo's panel stays powered off: long enough for its offline alert to be raised. */
 const DARK_MS = 3 * 60_000;
@@ -80,5 +81,5 @@ export async function seedDemoAlerts(baseUrl: string, db: Db, log: (m: string) =
       .then(() => log('demo alerts: DEMO-00005 woken again; its offline alert clears'))
       .catch((err: unknown) => log(`demo alerts: DEMO-00005 not woken: ${String(err)}`));
   }, DARK_MS).unref();
-  return `alerts: rules ${RULES.map((r) => `"${r.name}"`).join(', ')}; DEMO-00005 powered off for 3 minutes (the bell shows its offline alert after about 90 s)`;
+  return `alerts: rules ${RULES.map((r) => `"${r.name}"`).join(', ')}; DEMO-00005 powered off for 3 minutes (the bell shows its offline alert after about 90 s); ${DEMO_FAILING_PANEL} fails the OTA rollout ("Rollout failures")`;
 }

@@ -7,6 +7,9 @@ import { tokenHash } from '../security/tokens.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The demo panel whose OTA install fails (the simulator is told so): the rollout has one failure. */
+export const DEMO_FAILING_PANEL = 'DEMO-00007';
+
 /** A console session over HTTP, as the browser has it (cookies, form posts). */
 class Console {
   private cookies = new Map<string, string>();
@@ -46,7 +49,8 @@ class Console {
  * The demo fleet's OTA history, made once through the real API and protocol: operator1 uploads a
  * firmware image with tus, publishes it with descriptions in two languages and a policy with a
  * time-zone window, and force-upgrades every demo panel in two waves; the simulated panels check
- * the signed manifest, download, install and report, so the OTA screens show a finished task.
+ * the signed manifest, download, install and report, so the OTA screens show a finished task, in
+ * which DEMO_FAILING_PANEL failed to install (the demo's "Rollout failures" alert).
  */
 export async function seedDemoOta(app: PanelFleetApp, base: string, log: (m: string) => void) {
   const operator = new Console(base);
@@ -167,6 +171,8 @@ export async function seedDemoOta(app: PanelFleetApp, base: string, log: (m: str
         waveMode: 'percent',
         firstWave: '20',
         waveStep: '80',
+        // One failed panel of six in a wave still lets the next one start (the default wants 90%).
+        successShare: '80',
       })
     ).body,
   ).dataObject;

@@ -7,7 +7,7 @@ import { UserRepository } from '../modules/users/repository.js';
 import { loadPepper } from '../security/pepper.js';
 import { seedAccounts } from './seed-accounts.js';
 import { seedDemoSettings } from './demo-settings.js';
-import { seedDemoOta } from './demo-ota.js';
+import { DEMO_FAILING_PANEL, seedDemoOta } from './demo-ota.js';
 import { seedTipsAndReminders } from './seed-tips.js';
 import { seedDemoFleet } from './demo-fleet.js';
 import { DEMO_ADMIN_PASSWORD, demoAccountLines } from './demo-accounts.js';
@@ -59,6 +59,9 @@ const simulator = spawn(
     // Panels in several cities, some placed on the map by their public IP only.
     '--places',
     'spread',
+    // The demo's OTA rollout has one failing panel, so the "Rollout failures" alert rule fires.
+    '--ota-fail-serials',
+    DEMO_FAILING_PANEL,
   ],
   { stdio: 'inherit' },
 );

@@ -10,8 +10,9 @@ import { seedAccounts } from './seed-accounts.js';
 /**
  * A server with the sample accounts seeded once (demo and crash tests). Prints one JSON line
  * {"ready":true,...} on stdout when it listens. Tests shorten timings: COMMAND_PUBLISH_BATCH (the
- * fan-out batches), COMMAND_RETRY_MS (an unacknowledged command is published again) and
- * ROLLOUT_LEASE_MS (how long a rollout task stays with an instance that stopped renewing it).
+ * fan-out batches), COMMAND_RETRY_MS (an unacknowledged command is published again),
+ * ROLLOUT_LEASE_MS (how long a rollout task stays with an instance that stopped renewing it) and
+ * ALERT_MAIL_WINDOW_MS (the grouped alert mail's batch window; benchmarks).
  */
 const config = loadConfig();
 tuneHeapGrowth(config.heapGrowingPercent);
@@ -22,6 +23,7 @@ const positive = (name: string) => {
 const batch = positive('COMMAND_PUBLISH_BATCH');
 const retryMs = positive('COMMAND_RETRY_MS');
 const leaseMs = positive('ROLLOUT_LEASE_MS');
+const mailWindowMs = positive('ALERT_MAIL_WINDOW_MS');
 const app = await buildApp(config, {
   logger: process.env.LOG_LEVEL !== 'silent',
   commandTimings: {
@@ -29,6 +31,7 @@ const app = await buildApp(config, {
     ...(retryMs ? { retryMs } : {}),
   },
   ...(leaseMs ? { rollout: { leaseMs } } : {}),
+  ...(mailWindowMs ? { alerts: { mailWindowMs } } : {}),
 });
 const seeded = await new UserRepository(app.db.kysely).findByName('operator1');
 if (!seeded) await seedAccounts(app.db, loadPepper(config.passwordPepper, config.dataDir), systemClock);

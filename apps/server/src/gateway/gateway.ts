@@ -60,6 +60,8 @@ const payloadSchemas = {
 export class DeviceGateway {
   readonly stats: GatewayStats = { received: 0, dropped: 0 };
   private online = new Map<string, number>();
+  /** When each panel heard here went offline (its last-seen write is batched, so it lands later). */
+  private wentOffline = new Map<string, number>();
   private ready = new Set<string>();
   private sink: CommandSink | undefined;
   private readonly settingsSinks: SettingsSink[] = [];
@@ -154,6 +156,8 @@ export class DeviceGateway {
   }
 
   isOnline = (deviceKey: string) => this.online.has(deviceKey);
+  /** When this instance saw an offline panel go away (undefined: not since it started). */
+  offlineSince = (deviceKey: string): number | undefined => this.wentOffline.get(deviceKey);
   /** Online and subscribed to its command topic. */
   isReady = (deviceKey: string) => this.ready.has(deviceKey);
   get onlineCount() {
@@ -226,6 +230,7 @@ export class DeviceGateway {
   /** Presence in memory, the per-company index and the listener, told only of real changes. */
   private setOnline(deviceKey: string, online: boolean) {
     if (online) {
+      this.wentOffline.delete(deviceKey);
       if (!this.online.has(deviceKey)) this.online.set(deviceKey, this.clock.now());
       const cached = this.directory.cached(deviceKey);
       const counted = (known: KnownDevice) => {
@@ -237,7 +242,7 @@ export class DeviceGateway {
       else this.withDevice(deviceKey, counted);
       return;
     }
-    this.online.delete(deviceKey);
+    if (this.online.delete(deviceKey)) this.wentOffline.set(deviceKey, this.clock.now());
     this.ready.delete(deviceKey);
     const known = this.presenceIndex.remove(deviceKey);
     if (known) this.presenceListener?.changed(known, false);

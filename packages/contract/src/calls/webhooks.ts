@@ -46,6 +46,11 @@ export const WEBHOOK_RETRY_HOURS = 24;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** Deliveries that fail this many times in a row (after their retries) disable the webhook; its owner gets a mail. */
 export const WEBHOOK_DISABLE_AFTER = 20;
+/**
+ * Alerts one `alert.*` delivery lists at most; `total` counts them all. The alerts one batch
+ * window changed reach each webhook as one delivery (docs/webhooks.md, "Alert events").
+ */
+export const WEBHOOK_MAX_ALERTS = 1000;
 
 const deviceRef = z.object({ id: z.number().int(), key: z.string(), name: z.string() });
 
@@ -74,7 +79,8 @@ export const webhookPayload = z.object({
       total: z.number().int(),
       finished: z.boolean(),
     }),
-    z.object({ alert }),
+    /** `alert.*`: the alerts of one batch window, by id, at most WEBHOOK_MAX_ALERTS; `total` counts them all. */
+    z.object({ alerts: z.array(alert), total: z.number().int() }),
     z.object({ message: z.string() }),
   ]),
 });

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { alerts as contract, Language, webhooks } from '@panelfleet/contract';
+import type { alerts as contract, Language } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import type { AlertMailOutboxTable } from '../../db/schema-alerts.js';
 import type { EventBus } from '../../events/bus.js';
@@ -10,12 +10,14 @@ import { alertView, ruleParts } from './views.js';
 
 /** What alerts need of the webhooks module (optional: without it no rule may name webhooks). */
 export interface AlertWebhooks {
-  emit(
-    orgId: number,
-    type: webhooks.WebhookEventType,
-    data: webhooks.WebhookPayload['data'],
-    alsoTo?: number[],
-  ): Promise<void>;
+  /**
+   * The alerts one batch window changed, each with its organisation and the webhooks its rule
+   * names: one delivery per receiving webhook, listing them.
+   */
+  emitAlerts(
+    type: `alert.${AlertChange}`,
+    items: Array<{ orgId: number; alert: contract.Alert; alsoTo: number[] }>,
+  ): Promise<number>;
   ownedIds(orgId: number, ids: number[]): Promise<number[]>;
 }
 
@@ -67,23 +69,25 @@ export class AlertChanges {
     if (change !== 'acknowledged') await this.toOutbox(change, rows, byId, at);
   }
 
+  /** The rows are one batch window's changes: one call, so one delivery per webhook. */
   private async toWebhooks(change: AlertChange, rows: AlertRow[], rules: Map<number, RuleRow>) {
     const hooks = this.deps.webhooks;
     if (!hooks) return;
-    const names = await this.deps.repository.companyNames([...new Set(rows.map((r) => r.company_id))]);
-    for (const row of rows) {
-      const rule = rules.get(row.rule_id);
-      const alsoTo = rule ? ruleParts(rule).channels.webhookIds : [];
-      try {
-        await hooks.emit(
-          row.org_id,
-          `alert.${change}`,
-          { alert: alertView(row, names.get(row.company_id) ?? '') },
-          alsoTo,
-        );
-      } catch (err) {
-        this.deps.log.error({ err, alertId: row.id }, 'alert webhook delivery could not be stored');
-      }
+    try {
+      const names = await this.deps.repository.companyNames([...new Set(rows.map((r) => r.company_id))]);
+      const webhookIdsOf = new Map(
+        [...rules.values()].map((rule) => [rule.id, ruleParts(rule).channels.webhookIds]),
+      );
+      await hooks.emitAlerts(
+        `alert.${change}`,
+        rows.map((row) => ({
+          orgId: row.org_id,
+          alert: alertView(row, names.get(row.company_id) ?? ''),
+          alsoTo: webhookIdsOf.get(row.rule_id) ?? [],
+        })),
+      );
+    } catch (err) {
+      this.deps.log.error({ err, change, alerts: rows.length }, 'alert webhook delivery could not be stored');
     }
   }
 

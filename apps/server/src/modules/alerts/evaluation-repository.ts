@@ -121,8 +121,16 @@ export class AlertEvaluationRepository {
     return q;
   }
 
-  /** Subjects for which the rule's condition holds now. `isOnline`: the gateway's presence. */
-  async candidates(rule: RuleTarget, now: number, isOnline: (key: string) => boolean): Promise<Candidate[]> {
+  /**
+   * Subjects for which the rule's condition holds now. `isOnline`: the gateway's presence;
+   * `offlineSince`: when the gateway saw a panel go away.
+   */
+  async candidates(
+    rule: RuleTarget,
+    now: number,
+    isOnline: (key: string) => boolean,
+    offlineSince: (key: string) => number | undefined = () => undefined,
+  ): Promise<Candidate[]> {
     if (!rule.companyIds.length && rule.condition.kind !== 'expiring') return [];
     const c = rule.condition;
     switch (c.kind) {
@@ -132,13 +140,15 @@ export class AlertEvaluationRepository {
           .where('devices.last_seen_at', 'is not', null)
           .where('devices.last_seen_at', '<=', now - c.minutes * MINUTE)
           .execute();
-        return rows
-          .filter((r) => !isOnline(r.device_key))
-          .map((r) =>
-            deviceCandidate(r, Number(r.last_seen_at) + c.minutes * MINUTE, 'alert.detail.offline', {
-              minutes: c.minutes,
-            }),
-          );
+        return rows.flatMap((r) => {
+          if (isOnline(r.device_key)) return [];
+          // The disconnect's last-seen write is batched: until it lands, the gateway's time of it counts.
+          const seen = Math.max(Number(r.last_seen_at), offlineSince(r.device_key) ?? 0);
+          if (seen > now - c.minutes * MINUTE) return [];
+          return [
+            deviceCandidate(r, seen + c.minutes * MINUTE, 'alert.detail.offline', { minutes: c.minutes }),
+          ];
+        });
       }
       case 'silent': {
         const fn = this.dialect === 'postgres' ? 'greatest' : 'max';

@@ -28,26 +28,37 @@ export class AlertEvaluator {
       changes: AlertChanges;
       clock: Clock;
       isOnline: (deviceKey: string) => boolean;
+      offlineSince?: (deviceKey: string) => number | undefined;
     },
   ) {}
 
+  /**
+   * A round is the alerts' batch window: what every rule raised and cleared in it is announced
+   * together once the rules are done (or one failed), so a storm is one webhook delivery.
+   */
   async round(): Promise<{ raised: number; cleared: number }> {
-    const { rules, evaluation, clock } = this.deps;
+    const { rules, evaluation, changes, clock } = this.deps;
     const now = clock.now();
     const enabled = await rules.enabledRules();
     const companies = await evaluation.companiesOf([...new Set(enabled.map((r) => r.org_id))]);
-    let raised = 0;
-    let cleared = 0;
-    for (const rule of enabled) {
-      const result = await this.evaluate(rule, companies.get(rule.org_id) ?? [], now);
-      raised += result.raised;
-      cleared += result.cleared;
+    const raised: AlertRow[] = [];
+    const cleared: AlertRow[] = [];
+    try {
+      for (const rule of enabled) {
+        const result = await this.evaluate(rule, companies.get(rule.org_id) ?? [], now);
+        cleared.push(...result.cleared);
+        raised.push(...result.raised);
+      }
+    } finally {
+      const byId = new Map(enabled.map((r) => [r.id, r]));
+      await changes.changed('cleared', cleared, byId);
+      await changes.changed('raised', raised, byId);
     }
-    return { raised, cleared };
+    return { raised: raised.length, cleared: cleared.length };
   }
 
   private async evaluate(rule: RuleRow, companyIds: number[], now: number) {
-    const { evaluation, lifecycle, changes, isOnline } = this.deps;
+    const { evaluation, lifecycle, isOnline, offlineSince } = this.deps;
     const { condition, labelIds } = ruleParts(rule);
     const candidates = await evaluation.candidates(
       {
@@ -60,6 +71,7 @@ export class AlertEvaluator {
       },
       now,
       isOnline,
+      offlineSince,
     );
     const byKey = new Map(candidates.map((c) => [c.subjectKey, c]));
     if (PENDING_KINDS.has(condition.kind)) await this.pendingStarts(rule.id, candidates, byKey, now);
@@ -86,10 +98,7 @@ export class AlertEvaluator {
     const raisedRows = await lifecycle.raise(due.map((c) => alertRow(rule, c, now)));
     if (open.size) await lifecycle.touch(rule.id, now);
 
-    const rules = new Map([[rule.id, rule]]);
-    await changes.changed('cleared', clearedRows, rules);
-    await changes.changed('raised', raisedRows, rules);
-    return { raised: raisedRows.length, cleared: clearedRows.length };
+    return { raised: raisedRows, cleared: clearedRows };
   }
 
   /** Keeps when each condition without a stored start began (and forgets those that ended). */

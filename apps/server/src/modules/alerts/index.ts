@@ -60,6 +60,8 @@ export function installAlerts(
   needs: {
     scopes: FleetScopes;
     isOnline: (deviceKey: string) => boolean;
+    /** When the gateway saw an offline panel go away, before its batched last-seen write lands. */
+    offlineSince?: (deviceKey: string) => number | undefined;
     mailer: Mailer;
     webhooks?: AlertWebhooks;
     settings?: Partial<AlertSettings>;
@@ -84,6 +86,7 @@ export function installAlerts(
     changes,
     clock: f.clock,
     isOnline: needs.isOnline,
+    ...(needs.offlineSince ? { offlineSince: needs.offlineSince } : {}),
   });
   const sender = new AlertMailSender({
     outbox,

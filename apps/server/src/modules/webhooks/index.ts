@@ -1,9 +1,8 @@
-import type { webhooks as contract } from '@panelfleet/contract';
 import { everyOnOneInstance, type Foundation } from '../../foundation.js';
 import { SecretSealer } from '../../security/sealed.js';
 import type { Mailer } from '../mail/mailer.js';
 import { DeliveryRepository } from './delivery-repository.js';
-import { Outbox } from './outbox.js';
+import { Outbox, type AlertEventType, type AlertItem } from './outbox.js';
 import { SubscriberCache } from './subscriber-cache.js';
 import { disableAfterFailures } from './owner-mail.js';
 import { subscribePlainEvents } from './plain-events.js';
@@ -19,16 +18,11 @@ const KEEP_DAYS = 30;
 /** What other modules (alerts) use of webhooks. */
 export interface WebhookEmitter {
   /**
-   * Persists one delivery per receiving webhook: those of `orgId` subscribed to `type`, plus the
-   * (enabled) webhooks named in `alsoTo` that belong to `orgId`. Sending happens later, off the
-   * caller's path, on whichever instance claims each delivery.
+   * Persists the alerts one batch window changed as one delivery per receiving webhook (see
+   * `Outbox.emitAlerts`). Sending happens later, off the caller's path, on whichever instance
+   * claims each delivery.
    */
-  emit(
-    orgId: number,
-    type: contract.WebhookEventType,
-    data: contract.WebhookPayload['data'],
-    alsoTo?: number[],
-  ): Promise<void>;
+  emitAlerts(type: AlertEventType, items: AlertItem[]): Promise<number>;
   /** Which of the ids are webhooks of `orgId`. */
   ownedIds(orgId: number, ids: number[]): Promise<number[]>;
 }
@@ -100,7 +94,7 @@ export function installWebhooks(f: Foundation, needs: { mailer: Mailer }): Webho
     await worker.stop();
   });
   return {
-    emit: (orgId, type, data, alsoTo) => outbox.emit(orgId, type, data, alsoTo),
+    emitAlerts: (type, items) => outbox.emitAlerts(type, items),
     ownedIds: (orgId, ids) => webhooks.ownedIds(orgId, ids),
   };
 }

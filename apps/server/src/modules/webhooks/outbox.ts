@@ -1,4 +1,4 @@
-import { webhooks as contract } from '@panelfleet/contract';
+import { webhooks as contract, type alerts } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import type { DeliveryRepository } from './delivery-repository.js';
 import type { WebhookRepository } from './repository.js';
@@ -6,6 +6,14 @@ import { eventId as makeEventId } from './signer.js';
 
 type EventType = contract.WebhookEventType;
 type Data = contract.WebhookPayload['data'];
+export type AlertEventType = Extract<EventType, `alert.${string}`>;
+
+/** One changed alert for `emitAlerts`: its organisation (the rule's) and the webhooks its rule names. */
+export interface AlertItem {
+  orgId: number;
+  alert: alerts.Alert;
+  alsoTo: number[];
+}
 
 const HOUR = 3_600_000;
 /** A delivery its caller attempts at once is due for the workers only this much later. */
@@ -42,21 +50,45 @@ export class Outbox {
   ) {}
 
   /**
-   * The contract's `emit`: the webhooks of `orgId` subscribed to `type`, plus those named in
-   * `alsoTo` that belong to `orgId` (enabled ones).
+   * The alerts one batch window changed (an evaluation round, one user's action) as ONE delivery
+   * per receiving webhook: the webhooks of each alert's organisation subscribed to `type` get all
+   * of that organisation's alerts, a webhook a rule names (enabled, of the rule's organisation)
+   * gets the alerts of the rules naming it. Each lists at most WEBHOOK_MAX_ALERTS, by id; `total`
+   * counts them all. Returns the deliveries written.
    */
-  async emit(orgId: number, type: EventType, data: Data, alsoTo: number[] = []): Promise<void> {
-    const [subscribed, named] = await Promise.all([
-      this.deps.webhooks.enabledOf([orgId]),
-      this.deps.webhooks.namedOf(orgId, alsoTo),
-    ]);
-    const targets = new Map<number, number>();
-    for (const w of subscribed) if (subscribes(w.events, type)) targets.set(w.id, w.org_id);
-    for (const w of named) targets.set(w.id, w.org_id);
-    await this.write(
-      [...targets].map(([id, org]) => ({ id, orgId: org })),
-      { type, data },
-    );
+  async emitAlerts(type: AlertEventType, items: AlertItem[]): Promise<number> {
+    const byOrg = new Map<number, AlertItem[]>();
+    for (const item of items) {
+      const list = byOrg.get(item.orgId);
+      if (list) list.push(item);
+      else byOrg.set(item.orgId, [item]);
+    }
+    const now = this.deps.clock.now();
+    const id = makeEventId();
+    const rows: DeliveryRow[] = [];
+    for (const [orgId, list] of byOrg) {
+      list.sort((a, b) => a.alert.id - b.alert.id);
+      const [subscribed, named] = await Promise.all([
+        this.deps.webhooks.enabledOf([orgId]),
+        this.deps.webhooks.namedOf(orgId, [...new Set(list.flatMap((i) => i.alsoTo))]),
+      ]);
+      const perWebhook = new Map<number, AlertItem[]>();
+      for (const w of subscribed) if (subscribes(w.events, type)) perWebhook.set(w.id, list);
+      for (const w of named)
+        if (!perWebhook.has(w.id))
+          perWebhook.set(
+            w.id,
+            list.filter((i) => i.alsoTo.includes(w.id)),
+          );
+      for (const [webhookId, alerts] of perWebhook)
+        rows.push(
+          deliveryRow({ id: webhookId, orgId }, id, type, now, now, 0, {
+            alerts: alerts.slice(0, contract.WEBHOOK_MAX_ALERTS).map((i) => i.alert),
+            total: alerts.length,
+          }),
+        );
+    }
+    return this.insert(rows, 0);
   }
 
   /**
@@ -107,32 +139,52 @@ export class Outbox {
       receivers = targets.filter((t) => !seen.has(t.id));
     }
     const now = this.deps.clock.now();
-    const rows = receivers.map((t) => {
-      const payload: contract.WebhookPayload = {
-        version: contract.WEBHOOK_VERSION,
-        id,
-        type: event.type,
-        occurredAt: new Date(event.occurredAt ?? now).toISOString(),
-        organisationId: t.orgId,
-        data: event.data,
-      };
-      return {
-        webhook_id: t.id,
-        org_id: t.orgId,
-        event_id: id,
-        event_type: event.type,
-        payload: JSON.stringify(payload),
-        state: 'pending' as const,
-        attempts: 0,
-        created_at: now,
-        retry_until: now + contract.WEBHOOK_RETRY_HOURS * HOUR,
-        next_attempt_at: now + dueInMs,
-      };
-    });
+    return this.insert(
+      receivers.map((t) => deliveryRow(t, id, event.type, event.occurredAt ?? now, now, dueInMs, event.data)),
+      dueInMs,
+    );
+  }
+
+  private async insert(rows: DeliveryRow[], dueInMs: number): Promise<number> {
+    if (!rows.length) return 0;
     const written = await this.deps.deliveries.insert(rows);
     if (written && !dueInMs) this.deps.wake();
     return written;
   }
+}
+
+type DeliveryRow = Parameters<DeliveryRepository['insert']>[0][number];
+
+/** One webhook's delivery of an event, due `dueInMs` from now, with its payload. */
+function deliveryRow(
+  target: WebhookTarget,
+  eventId: string,
+  type: EventType,
+  occurredAt: number,
+  now: number,
+  dueInMs: number,
+  data: Data,
+): DeliveryRow {
+  const payload: contract.WebhookPayload = {
+    version: contract.WEBHOOK_VERSION,
+    id: eventId,
+    type,
+    occurredAt: new Date(occurredAt).toISOString(),
+    organisationId: target.orgId,
+    data,
+  };
+  return {
+    webhook_id: target.id,
+    org_id: target.orgId,
+    event_id: eventId,
+    event_type: type,
+    payload: JSON.stringify(payload),
+    state: 'pending',
+    attempts: 0,
+    created_at: now,
+    retry_until: now + contract.WEBHOOK_RETRY_HOURS * HOUR,
+    next_attempt_at: now + dueInMs,
+  };
 }
 
 /** Whether a webhook's stored subscriptions (a JSON array) hold the event type. */
