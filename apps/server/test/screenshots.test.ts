@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { device, screenshots } from '@panelfleet/contract';
+import { device, panelHistory, screenshots } from '@panelfleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccounts } from '../src/dev/seed-accounts.js';
 import { ScreenshotRepository } from '../src/modules/screenshots/repository.js';
@@ -150,6 +150,23 @@ describe.each(backends)('screenshots on %s', (backend) => {
       record.takenAt! + 1,
     );
     expect(inRange.map((r) => r.id)).toEqual([id]);
+    // The panel's history lists it, with who asked; its id opens the picture above.
+    const history = panelHistory.panelHistory.parse(
+      (
+        await operator.get(
+          `${panelHistory.selectPanelHistory.path}?deviceId=${ids['SHOT-A']}&from=${record.takenAt! - 60_000}&to=${record.takenAt! + 1}`,
+        )
+      ).body.dataObject,
+    );
+    expect(history.screenshots).toEqual([{ screenshotId: id, at: record.takenAt, requestedBy: 'operator1' }]);
+    const before = panelHistory.panelHistory.parse(
+      (
+        await operator.get(
+          `${panelHistory.selectPanelHistory.path}?deviceId=${ids['SHOT-A']}&from=${record.takenAt! - 60_000}&to=${record.takenAt!}`,
+        )
+      ).body.dataObject,
+    );
+    expect(before.screenshots).toEqual([]);
 
     // Single use: the same URL again is refused and changes nothing.
     const replay = await upload(value.url, 'SHOT-A', await jpeg(1280, 720, '#ff0000'));

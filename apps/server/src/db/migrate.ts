@@ -45,6 +45,7 @@ import * as secondFactor from './migrations/044-second-factor.js';
 import * as sso from './migrations/045-sso.js';
 import * as screenshots from './migrations/042-screenshots.js';
 import * as panelHistory from './migrations/043-panel-history.js';
+import * as historyReads from './migrations/046-history-reads.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -91,6 +92,7 @@ const migrations: Record<string, DialectMigration> = {
   '045-sso': sso,
   '042-screenshots': screenshots,
   '043-panel-history': panelHistory,
+  '046-history-reads': historyReads,
 };
 
 class StaticProvider implements MigrationProvider {

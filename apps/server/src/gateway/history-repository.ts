@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import { jsonRows } from '../db/json-rows.js';
+import { APP_HISTORY_GROUP } from '../modules/devices/app-changes.js';
 import type { PresenceChange, ReportColumn, ReportGroup } from './report-groups.js';
 
 /** Where a field group's values go in a history row (`panel_history`: n1..n3 numbers, txt text). */
@@ -21,8 +22,14 @@ export const HISTORY_GROUPS = {
   power: { txt: 'power' },
 } as const satisfies Partial<Record<ReportGroup, Partial<Record<HistorySlot, ReportColumn>>>>;
 
-export type HistoryGroup = keyof typeof HISTORY_GROUPS | 'presence';
+export type HistoryGroup = keyof typeof HISTORY_GROUPS | 'presence' | typeof APP_HISTORY_GROUP;
 export const ROLLED_UP_GROUPS = ['telemetry', 'brightness', 'sound', 'network'] as const;
+/** Every group a history row may have. */
+export const ALL_HISTORY_GROUPS: readonly HistoryGroup[] = [
+  ...(Object.keys(HISTORY_GROUPS) as Array<keyof typeof HISTORY_GROUPS>),
+  'presence',
+  APP_HISTORY_GROUP,
+];
 
 const SLOTS: HistorySlot[] = ['n1', 'n2', 'n3', 'txt'];
 

@@ -142,7 +142,7 @@ export class ReportWriter {
   private async storeApps(known: KnownDevice, report: device.AppReport) {
     const { devices, clock } = this.deps;
     if (report.parts === undefined || report.parts === 1)
-      return devices.replaceAppsForPanel(known.id, known.orgId, report.apps);
+      return devices.replaceAppsForPanel(known.id, known.orgId, report.apps, clock.now());
     const outcome = await devices.storeAppReportPartForPanel(
       known.id,
       known.orgId,

@@ -5,7 +5,7 @@ import { itemReply } from '../envelope.js';
 import { recordId } from '../ids.js';
 
 // Each panel's history in the device detail (issue 27 item 5): presence, the state it reported,
-// version changes, commands and rollouts, over a chosen range.
+// firmware and app version changes, commands, rollouts and screenshots, over a chosen range.
 
 const tag = 'device detail';
 const DAY_MS = 86_400_000;
@@ -48,6 +48,24 @@ export const presenceChange = z.object({
   reason: z.enum(PRESENCE_REASONS),
 });
 
+/** A change of an installed app: installed (from null), removed (to null) or another version. */
+export const appChange = z.object({
+  at: z.number().int(),
+  packageName: z.string(),
+  appName: z.string(),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+});
+export type AppChange = z.infer<typeof appChange>;
+
+/** A screenshot stored in the range; its picture and thumbnail come from `screenshotImage`. */
+export const historyScreenshot = z.object({
+  screenshotId: z.number().int(),
+  at: z.number().int(),
+  /** The user who asked for it, null when that user is gone. */
+  requestedBy: z.string().nullable(),
+});
+
 export const historyCommand = z.object({
   commandId: z.string(),
   orderCode: z.string(),
@@ -83,13 +101,11 @@ export const panelHistory = z.object({
   source: z.array(historyChange),
   power: z.array(historyChange),
   firmware: z.array(historyChange),
+  apps: z.array(appChange),
   commands: z.array(historyCommand),
   rollouts: z.array(historyRollout),
-  /**
-   * Screenshots taken in the range (issue 27 item 1, another part of the work): listed here once
-   * they are stored; empty until then.
-   */
-  screenshots: z.array(z.object({ at: z.number().int(), url: z.string() })),
+  /** Screenshots stored in the range, oldest first (at most 200). */
+  screenshots: z.array(historyScreenshot),
 });
 export type PanelHistory = z.infer<typeof panelHistory>;
 
@@ -97,7 +113,7 @@ export const selectPanelHistory = defineCall({
   method: 'GET',
   path: '/platform/device/history',
   summary:
-    "One panel's history over a range (at most 92 days): presence, reported state (every change up to 2 days, per hour beyond), versions, commands, rollouts",
+    "One panel's history over a range (at most 92 days): presence, reported state (every change up to 2 days, per hour beyond), firmware and app versions, commands, rollouts, screenshots",
   tag,
   access: callers.deviceOperators,
   params: historyParams,

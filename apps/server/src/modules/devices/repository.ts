@@ -8,6 +8,7 @@ import type {
 } from '../../db/schema.js';
 import type { PlayRecordsTable } from '../../db/schema-programs.js';
 import type { device } from '@panelfleet/contract';
+import { APP_HISTORY_GROUP, appChanges } from './app-changes.js';
 
 export type DeviceRecord = Selectable<DevicesTable>;
 export interface DeviceCredentials {
@@ -175,8 +176,12 @@ export class DeviceRepository {
       .execute();
   }
 
-  async replaceAppsForPanel(deviceId: number, orgId: number, apps: device.InstalledApp[]) {
-    await this.db.transaction().execute((trx) => replaceApps(trx, deviceId, orgId, apps));
+  /** The panel's whole app list replaces the one before; `now` dates the changes in its history. */
+  async replaceAppsForPanel(deviceId: number, orgId: number, apps: device.InstalledApp[], now: number) {
+    await this.db.transaction().execute(async (trx) => {
+      await lockDevice(trx, deviceId);
+      await replaceApps(trx, deviceId, orgId, apps, now);
+    });
   }
 
   /**
@@ -194,11 +199,7 @@ export class DeviceRepository {
     maxApps: number,
   ): Promise<'stored' | 'replaced' | 'tooMany'> {
     return this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('devices')
-        .set((eb) => ({ id: eb.ref('id') }))
-        .where('id', '=', deviceId)
-        .execute();
+      await lockDevice(trx, deviceId);
       await trx
         .deleteFrom('device_app_parts')
         .where('device_id', '=', deviceId)
@@ -228,7 +229,7 @@ export class DeviceRepository {
       await trx.deleteFrom('device_app_parts').where('device_id', '=', deviceId).execute();
       const apps = stored.flatMap((row) => JSON.parse(row.apps) as device.InstalledApp[]);
       if (apps.length > maxApps) return 'tooMany';
-      await replaceApps(trx, deviceId, orgId, apps);
+      await replaceApps(trx, deviceId, orgId, apps, now);
       return 'replaced';
     });
   }
@@ -287,14 +288,52 @@ export class DeviceRepository {
   }
 }
 
-/** The complete list of a panel's apps replaces the one before (a package listed twice counts once). */
+/**
+ * Locks the panel's row for the transaction, so that two app lists of one panel arriving at two
+ * instances are compared with the list before them one after the other.
+ */
+async function lockDevice(trx: Kysely<Database>, deviceId: number) {
+  await trx
+    .updateTable('devices')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('id', '=', deviceId)
+    .execute();
+}
+
+/**
+ * The complete list of a panel's apps replaces the one before (a package listed twice counts
+ * once); what changed from that list goes to the panel's history.
+ */
 async function replaceApps(
   trx: Kysely<Database>,
   deviceId: number,
   orgId: number,
   reported: device.InstalledApp[],
+  now: number,
 ) {
   const apps = [...new Map(reported.map((a) => [a.packageName, a])).values()];
+  const before = await trx
+    .selectFrom('device_apps')
+    .select(['package_name as packageName', 'app_name as appName', 'version_name as versionName'])
+    .where('device_id', '=', deviceId)
+    .execute();
+  const changes = appChanges(before, apps);
+  for (const part of chunks(changes, 200))
+    await trx
+      .insertInto('panel_history')
+      .values(
+        part.map((c) => ({
+          org_id: orgId,
+          device_id: deviceId,
+          grp: APP_HISTORY_GROUP,
+          at: now,
+          n1: null,
+          n2: null,
+          n3: null,
+          txt: JSON.stringify(c),
+        })),
+      )
+      .execute();
   await trx.deleteFrom('device_apps').where('device_id', '=', deviceId).execute();
   for (const part of chunks(apps, 200)) {
     await trx

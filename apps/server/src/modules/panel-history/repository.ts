@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ROLLED_UP_GROUPS } from '../../gateway/history-repository.js';
+import { ALL_HISTORY_GROUPS, ROLLED_UP_GROUPS } from '../../gateway/history-repository.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -27,7 +27,11 @@ export interface HourlyHistoryRow {
   txt: string | null;
 }
 
-/** A panel's history rows (migration 043), always within the caller's organisation. */
+/**
+ * A panel's history rows (migrations 043, 046), always within the caller's organisation. Each
+ * read names the groups it wants: `(device_id, grp, at)` carries the values, so a range is read
+ * from that index alone.
+ */
 export class PanelHistoryRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -121,6 +125,26 @@ export class PanelHistoryRepository {
       .execute();
   }
 
+  /**
+   * The screenshots of one panel stored in [from, to), oldest first (at most `limit`), with the
+   * name of the user who asked for each.
+   */
+  screenshots(orgId: number, deviceId: number, from: number, to: number, limit: number) {
+    return this.db
+      .selectFrom('screenshots as s')
+      .leftJoin('users as u', 'u.id', 's.requested_by')
+      .select(['s.id', 's.taken_at', 'u.user_name'])
+      .where('s.org_id', '=', orgId)
+      .where('s.device_id', '=', deviceId)
+      .where('s.status', '=', 'stored')
+      .where('s.taken_at', '>=', from)
+      .where('s.taken_at', '<', to)
+      .orderBy('s.taken_at')
+      .orderBy('s.id')
+      .limit(limit)
+      .execute();
+  }
+
   /** The rollouts one panel was a target of, created in [from, to), newest first. */
   rollouts(orgId: number, deviceId: number, from: number, to: number, limit: number) {
     return this.db
@@ -139,7 +163,7 @@ export class PanelHistoryRepository {
   /**
    * Folds the numeric groups' raw rows older than `before` (whole hours) into hourly rows and
    * deletes them, in one transaction: every organisation at once (a job, not a caller's request),
-   * panel by panel through `(device_id, at)`.
+   * panel by panel through `(device_id, grp, at)`.
    * Returns how many raw rows were folded.
    */
   async rollUp(before: number): Promise<number> {
@@ -175,12 +199,13 @@ export class PanelHistoryRepository {
 
   /**
    * Deletes every history row older than `before` (the retention); how many went. Old raw rows
-   * are found panel by panel (`(device_id, at)`).
+   * are found panel by panel and group by group (`(device_id, grp, at)`).
    */
   async deleteBefore(before: number): Promise<number> {
     const raw = await this.db
       .deleteFrom('panel_history')
       .where('device_id', 'in', (eb) => eb.selectFrom('devices').select('id'))
+      .where('grp', 'in', [...ALL_HISTORY_GROUPS])
       .where('at', '<', before)
       .executeTakeFirst();
     const hourly = await this.db

@@ -2,10 +2,11 @@ import { panelHistory as contract } from '@panelfleet/contract';
 import type { Clock } from '../../clock.js';
 import { ROLLED_UP_GROUPS } from '../../gateway/history-repository.js';
 import type { DeviceRepository } from '../devices/repository.js';
+import { APP_HISTORY_GROUP, type AppChangeText } from '../devices/app-changes.js';
 import { findOwnDevice } from '../devices/target.js';
 import type { HourlyHistoryRow, PanelHistoryRepository, RawHistoryRow } from './repository.js';
 
-/** At most this many commands and rollouts are listed for one range (newest first). */
+/** At most this many commands, rollouts and screenshots are listed for one range. */
 const LIST_LIMIT = 200;
 const DAY_MS = 86_400_000;
 
@@ -63,9 +64,9 @@ export class PanelHistoryService {
     // Row by row while the range is short and its rows are still kept so; else per hour.
     const rawSince = this.clock.now() - this.config.rawDays * DAY_MS;
     const resolution = to - from <= contract.PANEL_HISTORY_RAW_RANGE_MS && from >= rawSince ? 'raw' : 'hour';
-    const textGroups = ['presence', 'identity', 'source', 'power'];
+    const textGroups = ['presence', 'identity', 'source', 'power', APP_HISTORY_GROUP];
     const numeric = [...ROLLED_UP_GROUPS];
-    const [rows, hourly, recentHours, onlineAtStart, commands, rollouts] = await Promise.all([
+    const [rows, hourly, recentHours, onlineAtStart, commands, rollouts, screenshots] = await Promise.all([
       this.records.raw(
         orgId,
         deviceId,
@@ -81,6 +82,7 @@ export class PanelHistoryService {
       this.records.presenceBefore(orgId, deviceId, from),
       this.records.commands(orgId, deviceId, from, to, LIST_LIMIT),
       this.records.rollouts(orgId, deviceId, from, to, LIST_LIMIT),
+      this.records.screenshots(orgId, deviceId, from, to, LIST_LIMIT),
     ]);
     const series = (group: string): Point[] => {
       if (resolution === 'raw') return rows.filter((r) => r.grp === group).map(rawPoint);
@@ -109,6 +111,10 @@ export class PanelHistoryService {
       source: changes(of('source')),
       power: changes(of('power')),
       firmware: changes(of('identity')),
+      // The changes of one list share its time: by package within it.
+      apps: of(APP_HISTORY_GROUP)
+        .map((r) => ({ at: Number(r.at), ...(JSON.parse(r.txt ?? 'null') as AppChangeText) }))
+        .sort((a, b) => a.at - b.at || a.packageName.localeCompare(b.packageName)),
       commands: commands.map((c) => ({
         commandId: c.id,
         orderCode: c.order_code,
@@ -122,7 +128,11 @@ export class PanelHistoryService {
         status: r.state,
         createdAt: Number(r.created_at),
       })),
-      screenshots: [],
+      screenshots: screenshots.map((s) => ({
+        screenshotId: s.id,
+        at: Number(s.taken_at),
+        requestedBy: s.user_name,
+      })),
     };
   }
 

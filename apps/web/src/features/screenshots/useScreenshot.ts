@@ -29,8 +29,10 @@ export async function takeAndFollow(
 }
 
 /** The URL of a stored screenshot's picture or thumbnail. */
-export const imageUrl = (record: screenshots.ScreenshotRecord, size: 'full' | 'thumb') =>
-  `${screenshots.screenshotImage.path}?screenshotId=${record.screenshotId}&size=${size}`;
+export const imageUrl = (
+  record: Pick<screenshots.ScreenshotRecord, 'screenshotId'>,
+  size: 'full' | 'thumb',
+) => `${screenshots.screenshotImage.path}?screenshotId=${record.screenshotId}&size=${size}`;
 
 /**
  * A panel's screenshots in the device detail: the newest stored one, the last attempt (pending,

@@ -1,9 +1,10 @@
 import { useMemo, useState } from 'react';
-import { Button, DatePicker, Empty, Segmented, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Button, DatePicker, Segmented, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { panelHistory } from '@panelfleet/contract';
 import { Chart } from '../../dashboards/Chart';
+import HistoryScreenshots from './HistoryScreenshots';
 import { lineOption, presenceOption, ramShare } from './options';
 import { useHistory, type HistoryRange } from './useHistory';
 
@@ -16,14 +17,25 @@ const time = (at: number) => dayjs(at).format('YYYY-MM-DD HH:mm:ss');
 interface ChangeRow {
   key: string;
   at: number;
-  what: 'source' | 'power' | 'firmware';
+  what: 'source' | 'power' | 'firmware' | 'app';
   value: string;
+}
+
+/** An app change in words: installed, removed, or from one version to another. */
+function appChangeWords(
+  t: (key: string, values: Record<string, string>) => string,
+  c: panelHistory.AppChange,
+) {
+  const values = { app: c.appName, from: c.from ?? '', to: c.to ?? '' };
+  if (c.from === null) return t('panelHistory.appChange.installed', values);
+  if (c.to === null) return t('panelHistory.appChange.removed', values);
+  return t('panelHistory.appChange.updated', values);
 }
 
 /**
  * The device detail's history tab (issue 27 item 5): online and offline over a range with the
- * reasons, the reported state as charts, version, source and power changes, the commands and
- * rollouts the panel took part in, and (once they are taken) its screenshots.
+ * reasons, the reported state as charts, firmware, source and power changes, the commands and
+ * rollouts the panel took part in, its app changes, and the screenshots taken of it.
  */
 export default function HistoryTab({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation();
@@ -50,8 +62,12 @@ export default function HistoryTab({ deviceId }: { deviceId: number }) {
       ...rows('source', history.source),
       ...rows('power', history.power),
       ...rows('firmware', history.firmware),
+      ...rows(
+        'app',
+        history.apps.map((c) => ({ at: c.at, value: appChangeWords(t, c) })),
+      ),
     ].sort((a, b) => b.at - a.at);
-  }, [history]);
+  }, [history, t]);
 
   return (
     <div data-testid="history-tab">
@@ -244,17 +260,7 @@ function TakenPart({ history }: { history: panelHistory.PanelHistory }) {
         />
       </Section>
       <Section title={t('panelHistory.screenshots')}>
-        {history.screenshots.length ? (
-          <Space wrap data-testid="history-screenshots">
-            {history.screenshots.map((s) => (
-              <a key={s.at} href={s.url} target="_blank" rel="noreferrer">
-                {time(s.at)}
-              </a>
-            ))}
-          </Space>
-        ) : (
-          <Empty data-testid="history-screenshots" description={t('panelHistory.noScreenshots')} />
-        )}
+        <HistoryScreenshots shots={history.screenshots} />
       </Section>
     </>
   );
