@@ -1,11 +1,12 @@
 import { Alert, Button, Image, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { screenshots } from '@panelfleet/contract';
+import { formatDateTime } from '../../format/dateTime';
 import { imageUrl, useScreenshot } from './useScreenshot';
 
-/** When a picture was taken, as a local date and time. */
+/** When a picture was taken, in local time and the console's one date format (not the browser's). */
 export const takenWhen = (record: screenshots.ScreenshotRecord) =>
-  new Date(record.takenAt ?? record.requestedAt).toLocaleString();
+  formatDateTime(record.takenAt ?? record.requestedAt);
 
 /** What the screen shows: the newest screenshot with its time, a button for a new one and the live view. */
 export default function ScreenshotTab({ deviceId, online }: { deviceId: number; online: boolean }) {

@@ -7,6 +7,7 @@ import { Chart } from '../../dashboards/Chart';
 import HistoryScreenshots from './HistoryScreenshots';
 import { lineOption, presenceOption, ramShare } from './options';
 import { useHistory, type HistoryRange } from './useHistory';
+import { feedbackTypeKey } from '../../feedback/feedbackTypes';
 
 const HOUR = 3_600_000;
 const PRESETS = { day: 24 * HOUR, week: 7 * 24 * HOUR, month: 30 * 24 * HOUR } as const;
@@ -240,8 +241,20 @@ function TakenPart({ history }: { history: panelHistory.PanelHistory }) {
           dataSource={history.commands}
           columns={[
             { title: t('panelHistory.time'), dataIndex: 'createdAt', render: time },
-            { title: t('panelHistory.order'), dataIndex: 'orderCode' },
-            { title: t('panelHistory.status'), dataIndex: 'status' },
+            {
+              title: t('panelHistory.order'),
+              dataIndex: 'orderCode',
+              render: (code: string) => {
+                const key = feedbackTypeKey(code);
+                return key ? t(key) : code;
+              },
+            },
+            {
+              title: t('panelHistory.status'),
+              dataIndex: 'status',
+              render: (status: string) =>
+                t(`panelHistory.commandStatuses.${status}`, { defaultValue: status }),
+            },
           ]}
         />
       </Section>
@@ -255,7 +268,11 @@ function TakenPart({ history }: { history: panelHistory.PanelHistory }) {
           columns={[
             { title: t('panelHistory.time'), dataIndex: 'createdAt', render: time },
             { title: t('panelHistory.rolloutName'), dataIndex: 'name' },
-            { title: t('panelHistory.status'), dataIndex: 'status' },
+            {
+              title: t('panelHistory.status'),
+              dataIndex: 'status',
+              render: (state: string) => t(`ota.task.targetStates.${state}`, { defaultValue: state }),
+            },
           ]}
         />
       </Section>
