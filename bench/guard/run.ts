@@ -46,9 +46,9 @@ export const firstScreenPath: HotPath<GuardContext> = {
  * lowest. The first screen's size does not vary: 15 % over it. Lower a budget when a fix lands.
  */
 export const BUDGETS: Record<string, number> = {
-  // Measured 1.07-1.40; 1.02-1.13 after issue 24 item 2's fixes; 1.45-1.51 after issues 26-29 merged
-  // (cause not found yet: not the presence history insert; docs/benchmarks.md, The guard).
-  connect: 1.65,
+  // Measured 1.07-1.40; 1.02-1.13 after issue 24 item 2's fixes; 1.45-1.51 after issues 26-29
+  // merged (webhook look-ups per presence event); 0.95-1.12 once those were kept in memory.
+  connect: 1.41,
   'state ingest': 1.61, // 1.43-1.64; 1.27-1.29 after issue 24 item 2's fixes
   'broadcast fan-out': 1.07, // 0.64-0.86
   download: 1.45, // 0.92-1.16
