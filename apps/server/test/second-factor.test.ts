@@ -224,6 +224,30 @@ describe.each(backends)('second factor and sessions on %s', (backend) => {
     expect(log).toContainEqual(expect.objectContaining({ action: 'secondFactor.reset', user: 'customer1' }));
   });
 
+  it('lets a distributor end its customer account’s sessions and reset its second factor (logged)', async () => {
+    const since = server.clock.time;
+    const customer = await signedIn(server, 'customer1', 'customer123');
+    const sales = await signedIn(server, 'sales1', 'sales123');
+    const customerId = String(server.accounts.userIds.customer1);
+    expect((await sales.post('/platform/user/endSessions', { userId: customerId })).body.hhtStatus).toBe(
+      'success',
+    );
+    expect((await customer.get('/platform/user/select/userType')).body.status).toBe(518);
+    const again = await signedIn(server, 'customer1', 'customer123');
+    expect(
+      (await sales.post('/platform/user/resetSecondFactor', { userId: customerId })).body.hhtStatus,
+    ).toBe('success');
+    expect((await again.get('/platform/user/select/userType')).body.status).toBe(518);
+    // A company's own console users are its own to manage, not the distributor's.
+    const company = await signedIn(server, 'customer1', 'customer123');
+    expect((await company.post('/platform/user/endSessions', { userId: customerId })).status).toBe(404);
+    const log = await actions(since);
+    expect(log).toContainEqual(expect.objectContaining({ action: 'session.end', user: 'sales1' }));
+    expect(log).toContainEqual(expect.objectContaining({ action: 'secondFactor.reset', user: 'sales1' }));
+    // The next test counts the log rows from its own start.
+    server.clock.advance(1000);
+  });
+
   it('lists the user’s sessions and ends one or all others at once; an administrator ends all of a user’s', async () => {
     const since = server.clock.time;
     const sessionsOf = async (client: TestClient) =>

@@ -1,6 +1,7 @@
 import type { Foundation } from '../../foundation.js';
 import { SecretSealer } from '../../security/sealed.js';
 import { ConsoleUserRepository } from '../console-users/repository.js';
+import { CustomerRepository } from '../customers/repository.js';
 import type { SessionService } from '../session/service.js';
 import { identityRoutes } from './routes.js';
 import { SecondFactorRepository } from './second-factor-repository.js';
@@ -27,6 +28,7 @@ export function installIdentity(f: Foundation, needs: { sessions: SessionService
     factors,
     sessions: needs.sessions,
     consoleUsers: new ConsoleUserRepository(f.kysely, f.db.dialect),
+    customerAccounts: new CustomerRepository(f.kysely),
     log: f.operations,
   });
   identityRoutes(f.router, service);

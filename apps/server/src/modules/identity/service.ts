@@ -2,6 +2,8 @@ import { oplog } from '@panelfleet/contract';
 import { Refusal } from '../../refusal.js';
 import type { SessionUser } from '../../http/router.js';
 import type { ConsoleUserRepository } from '../console-users/repository.js';
+import { customerScope } from '../customers/policy.js';
+import type { CustomerRepository } from '../customers/repository.js';
 import type { OperationLog } from '../operation-log/repository.js';
 import type { SessionService } from '../session/service.js';
 import type { SecondFactorService } from './second-factor-service.js';
@@ -19,6 +21,7 @@ export class IdentityService {
       factors: SecondFactorService;
       sessions: SessionService;
       consoleUsers: Pick<ConsoleUserRepository, 'findOwn'>;
+      customerAccounts: Pick<CustomerRepository, 'findAccount'>;
       log: OperationLog;
     },
   ) {}
@@ -70,8 +73,15 @@ export class IdentityService {
   }
 
   /** A console user of the caller's organisation; another organisation's reads as none. */
+  /**
+   * A user the caller manages, found as a new password is (`userResetPassword`): a company account
+   * its own console users, the platform and distributors the customer accounts in their scope.
+   */
   private async managed(caller: SessionUser, userId: number) {
-    const target = await this.deps.consoleUsers.findOwn(caller.orgId, userId);
+    const target =
+      caller.userType === '2'
+        ? await this.deps.consoleUsers.findOwn(caller.orgId, userId)
+        : await this.deps.customerAccounts.findAccount(customerScope(caller), userId);
     if (!target) throw new Refusal('user.notFound', 'notFound');
     return target;
   }

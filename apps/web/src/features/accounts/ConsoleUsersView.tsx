@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Card, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { accounts, identity } from '@panelfleet/contract';
+import { accounts } from '@panelfleet/contract';
 import { call } from '../../api/client';
 import { formatDateTime } from '../../format/dateTime';
 import { ListToolbar } from '../../lists/ListToolbar';
 import { operationsColumn, PagedTable, RowAction, textColumn } from '../../lists/RowActions';
 import { EnabledTag, OnlineTag } from '../../lists/StatusTags';
 import { useConfirmAction } from '../../lists/useConfirmAction';
+import { AccessActions } from './AccessActions';
 import { usePagedList } from '../../lists/usePagedList';
 import { AddUserModal } from './AddUserModal';
 import { EditUserModal } from './EditUserModal';
@@ -65,39 +66,7 @@ export default function ConsoleUsersView() {
       (row) => (
         <>
           <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
-          <RowAction
-            label={t('accounts.resetPassword')}
-            testId="row-reset-password"
-            onClick={() =>
-              confirm(
-                t('accounts.resetConfirm', { name: row.userName }),
-                () => call(accounts.userResetPassword, { userId: row.userId }),
-                list.reload,
-              )
-            }
-          />
-          <RowAction
-            label={t('accounts.resetSecondFactor')}
-            testId="row-reset-second-factor"
-            onClick={() =>
-              confirm(
-                t('accounts.resetSecondFactorConfirm', { name: row.userName }),
-                () => call(identity.resetUserSecondFactor, { userId: row.userId }),
-                list.reload,
-              )
-            }
-          />
-          <RowAction
-            label={t('accounts.endSessions')}
-            testId="row-end-sessions"
-            onClick={() =>
-              confirm(
-                t('accounts.endSessionsConfirm', { name: row.userName }),
-                () => call(identity.endUserSessions, { userId: row.userId }),
-                list.reload,
-              )
-            }
-          />
+          <AccessActions user={row} onDone={list.reload} />
           <RowAction
             label={t('lists.delete')}
             testId="row-delete"

@@ -6,17 +6,16 @@ import { call } from '../../api/client';
 import { ListToolbar } from '../../lists/ListToolbar';
 import { operationsColumn, PagedTable, RowAction, textColumn } from '../../lists/RowActions';
 import { EnabledTag, OnlineTag } from '../../lists/StatusTags';
-import { useConfirmAction } from '../../lists/useConfirmAction';
 import { usePagedList } from '../../lists/usePagedList';
 import { CustomerStateModal } from './CustomerStateModal';
 import { QuotaModal } from './QuotaModal';
+import { AccessActions } from './AccessActions';
 
 type Customer = accounts.Customer;
 
 /** Customer accounts under the caller's organisation (view `customerManage`, types 1 and 3). */
 export default function CustomersView() {
   const { t } = useTranslation();
-  const confirm = useConfirmAction();
   const list = usePagedList('customers', (start, size, userName) =>
     call(accounts.customerList, { start, size, userName }),
   );
@@ -45,21 +44,11 @@ export default function CustomersView() {
       (row) => (
         <>
           <RowAction label={t('lists.edit')} testId="row-edit" onClick={() => setEditing(row)} />
-          <RowAction
-            label={t('accounts.resetPassword')}
-            testId="row-reset-password"
-            onClick={() =>
-              confirm(
-                t('accounts.resetConfirm', { name: row.userName }),
-                () => call(accounts.userResetPassword, { userId: row.userId }),
-                list.reload,
-              )
-            }
-          />
+          <AccessActions user={row} onDone={list.reload} />
           <RowAction label={t('accounts.userAmount')} testId="row-quota" onClick={() => setQuotaOf(row)} />
         </>
       ),
-      250,
+      360,
     ),
   ];
 
