@@ -36,6 +36,11 @@ const envSchema = z.object({
   SSO_CHECK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   /** How long a session through a provider that gives no refresh token lives at most. */
   SSO_SESSION_MAX_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+  /**
+   * How long the API tokens of a user live after the user's last sign-in through a provider that
+   * gives no refresh token (the provider cannot be asked whether the user is still allowed).
+   */
+  SSO_UNCHECKED_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   PLATFORM_URL: z.string().url().optional(),
   SERVER_REPORT_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   // Not 1883: a host that runs Mosquitto (these machines do) keeps that port.
@@ -191,7 +196,7 @@ export interface Config {
   /** Where files live (docs/operations.md, "Files"). */
   files: FileStoreSettings;
   /** The check of the identity providers (modules/sso/idp-check.ts). */
-  sso: { checkEveryMs: number; sessionMaxMs: number };
+  sso: { checkEveryMs: number; sessionMaxMs: number; uncheckedTokenMs: number };
   /** The outbound guard (security/outbound.ts): private receivers allowed or not, and the hosts named. */
   outbound: { allowPrivate: boolean; allowHosts: string[] };
   /** Webhook delivery (docs/webhooks.md). */
@@ -315,7 +320,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     files: fileStoreSettings(e),
-    sso: { checkEveryMs: e.SSO_CHECK_MINUTES * 60_000, sessionMaxMs: e.SSO_SESSION_MAX_MINUTES * 60_000 },
+    sso: {
+      checkEveryMs: e.SSO_CHECK_MINUTES * 60_000,
+      sessionMaxMs: e.SSO_SESSION_MAX_MINUTES * 60_000,
+      uncheckedTokenMs: e.SSO_UNCHECKED_TOKEN_DAYS * 86_400_000,
+    },
     outbound: {
       allowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
       allowHosts: e.OUTBOUND_ALLOW_HOSTS.split(',')

@@ -10,6 +10,7 @@ const CALLBACK = 'http://panelfleet.test/platform/sso/callback';
 const client = { clientId: 'panelfleet', clientSecret: 'very-secret-client-secret', redirectUri: CALLBACK };
 const CHECK_MINUTES = 15;
 const MAX_MINUTES = 60;
+const DAY = 86_400_000;
 
 const teacher = (sub: string): IdpAccount => ({
   sub,
@@ -182,5 +183,48 @@ describe.each(backends)('the check of the identity provider (%s)', (backend) => 
     });
     expect(await signedInStill((await signIn(op)).browser)).toBe(true);
     expect((await withPassword()).body.hhtStatus).toBe('success');
+  });
+
+  it('revokes the API tokens of a user the provider cannot be asked about, a week after the last sign-in through it', async () => {
+    idp.refreshTokens = false;
+    let gus: Awaited<ReturnType<typeof signIn>>;
+    try {
+      gus = await signIn(teacher('gus'));
+    } finally {
+      idp.refreshTokens = true;
+    }
+    // Six days on, the token still works (the sessions ended long ago).
+    server.clock.advance(6 * DAY);
+    expect((await server.app.sso.checkProviders()).tokensExpired).toBe(0);
+    expect(await tokenWorks(gus.token)).toBe(true);
+    // Past the week without a sign-in through the provider: revoked, and logged (eve's too: she
+    // signed in through that provider, without a refresh token, an hour before gus).
+    server.clock.advance(DAY + 1);
+    expect((await server.app.sso.checkProviders()).tokensExpired).toBe(2);
+    expect(await tokenWorks(gus.token)).toBe(false);
+    expect((await server.app.sso.checkProviders()).tokensExpired).toBe(0);
+    // The administrator's session did not last the week either.
+    admin = await signedIn(server, 'customer1', 'customer123');
+    const log = await admin.post('/platform/operationLog/list', { pageNum: '1', pageSize: '50' });
+    const rows = (log.body.listObject as Array<{ userName: string; operationType: string; content: string }>)
+      .filter((row) => row.operationType === 'sso.tokensExpired')
+      .map((row) => `${row.userName}: ${row.content}`);
+    expect(rows.sort()).toEqual(
+      ['eve', 'gus'].map(
+        (name) =>
+          `${name}@school.test: No sign-in through School IdP for 7 days, and the provider cannot be asked ` +
+          'whether this user is still allowed: API tokens revoked: 1',
+      ),
+    );
+    // A new sign-in through the provider starts the week again.
+    idp.refreshTokens = false;
+    try {
+      gus = await signIn(teacher('gus'));
+    } finally {
+      idp.refreshTokens = true;
+    }
+    server.clock.advance(6 * DAY);
+    expect((await server.app.sso.checkProviders()).tokensExpired).toBe(0);
+    expect(await tokenWorks(gus.token)).toBe(true);
   });
 });

@@ -204,5 +204,6 @@ export const OPERATION_ACTIONS = [
   'sso.configure',
   'sso.signIn',
   'sso.accessEnded',
+  'sso.tokensExpired',
 ] as const;
 export type OperationAction = (typeof OPERATION_ACTIONS)[number];

@@ -15,6 +15,8 @@ export interface IdpCheckSettings {
   everyMs: number;
   /** How long a session through a provider that gave no refresh token lives (SSO_SESSION_MAX_MINUTES). */
   sessionMaxMs: number;
+  /** How long API tokens live after such a user's last sign-in through the provider (SSO_UNCHECKED_TOKEN_DAYS). */
+  uncheckedTokenMs: number;
 }
 
 /** What one run did. */
@@ -27,6 +29,8 @@ export interface IdpCheckSummary {
   failed: number;
   /** Sessions ended because they outlived SSO_SESSION_MAX_MINUTES without a refresh token. */
   expired: number;
+  /** API tokens revoked because their user has not signed in through such a provider for SSO_UNCHECKED_TOKEN_DAYS. */
+  tokensExpired: number;
 }
 
 export interface IdpCheckDeps {
@@ -69,13 +73,14 @@ export class IdpCheck {
 
   async run(): Promise<IdpCheckSummary> {
     const { repository, clock, settings } = this.deps;
-    const summary: IdpCheckSummary = { kept: 0, ended: 0, failed: 0, expired: 0 };
+    const summary: IdpCheckSummary = { kept: 0, ended: 0, failed: 0, expired: 0, tokensExpired: 0 };
     await repository.purgeEndedSessions();
     for (const sessionId of await repository.uncheckableSessionsBefore(clock.now() - settings.sessionMaxMs)) {
       await this.deps.endSession(sessionId);
       await repository.forgetSession(sessionId);
       summary.expired++;
     }
+    summary.tokensExpired = await this.expireUncheckableTokens();
     const due = await repository.dueForCheck(clock.now() - settings.everyMs, CHECK_BATCH);
     const configurations = new Map<number, Promise<oidc.Configuration | undefined>>();
     // Real time, whatever clock the server runs on: the budget guards the job's lease.
@@ -93,6 +98,34 @@ export class IdpCheck {
       if (outcome === 'unreachable') configurations.set(identity.provider_id, Promise.resolve(undefined));
     }
     return summary;
+  }
+
+  /**
+   * API tokens outlive sessions, so those of a user the provider cannot be asked about end when
+   * the user has not signed in through it for SSO_UNCHECKED_TOKEN_DAYS: a user disabled there
+   * can no longer sign in, and loses the tokens at most that long after (logged).
+   */
+  private async expireUncheckableTokens(): Promise<number> {
+    const { repository, clock, settings, operations } = this.deps;
+    let revoked = 0;
+    for (const owner of await repository.uncheckableTokenOwners(clock.now() - settings.uncheckedTokenMs)) {
+      const tokens = await this.deps.revokeTokens(owner.user_id);
+      if (!tokens) continue;
+      revoked += tokens;
+      await operations.record({
+        orgId: owner.org_id,
+        userId: owner.user_id,
+        userName: owner.user_name,
+        userType: owner.user_type,
+        action: 'sso.tokensExpired',
+        content: {
+          k: 'sso.tokensExpired',
+          v: { name: owner.display_name, tokens, days: Math.round(settings.uncheckedTokenMs / 86_400_000) },
+        },
+        ip: '-',
+      });
+    }
+    return revoked;
   }
 
   private async configurationOf(providerId: number): Promise<oidc.Configuration | undefined> {

@@ -48,7 +48,11 @@ export function installSso(
     refreshSealer,
     clock: f.clock,
     operations: f.operations,
-    settings: { everyMs: f.config.sso.checkEveryMs, sessionMaxMs: f.config.sso.sessionMaxMs },
+    settings: {
+      everyMs: f.config.sso.checkEveryMs,
+      sessionMaxMs: f.config.sso.sessionMaxMs,
+      uncheckedTokenMs: f.config.sso.uncheckedTokenMs,
+    },
     // The lease lasts two ticks; a run makes calls for at most half of one.
     runBudgetMs: tickMs / 2,
     endSessions: (userId) => needs.sessions.endAllForUser(userId),

@@ -251,6 +251,42 @@ export class SsoRepository {
     return [...new Set(rows.map((r) => r.session_id))];
   }
 
+  /**
+   * Users with live API tokens whose every identity lacks a refresh token (the provider cannot be
+   * asked about them) and who last signed in through a provider before `before`.
+   */
+  uncheckableTokenOwners(before: number) {
+    return this.db
+      .selectFrom('sso_identities as i')
+      .innerJoin('sso_providers as p', 'p.id', 'i.provider_id')
+      .innerJoin('users as u', 'u.id', 'i.user_id')
+      .select(['i.user_id', 'u.org_id', 'u.user_name', 'u.user_type', 'p.display_name'])
+      .where('i.refresh_token', 'is', null)
+      .where('i.needs_sign_in', '=', 0)
+      .where((eb) => eb.or([eb('i.checked_at', 'is', null), eb('i.checked_at', '<', before)]))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('sso_identities as other')
+              .select('other.user_id')
+              .whereRef('other.user_id', '=', 'i.user_id')
+              .where((eb) =>
+                eb.or([eb('other.refresh_token', 'is not', null), eb('other.checked_at', '>=', before)]),
+              ),
+          ),
+        ),
+      )
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('api_tokens as t')
+            .select('t.id')
+            .whereRef('t.user_id', '=', 'i.user_id')
+            .where('t.revoked_at', 'is', null),
+        ),
+      )
+      .execute();
+  }
+
   async forgetSession(sessionId: string) {
     await this.db.deleteFrom('sso_sessions').where('session_id', '=', sessionId).execute();
   }
