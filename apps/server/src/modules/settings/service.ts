@@ -325,8 +325,10 @@ export class SettingsService {
   }
 }
 
+/** The panels named in a message, by name (a query's row order is no order on PostgreSQL). */
 const names = (devices: DeviceRecord[], shown = NAMES_SHOWN) =>
-  devices
+  [...devices]
+    .sort((a, b) => a.name.localeCompare(b.name, 'en') || a.id - b.id)
     .slice(0, shown)
     .map((d) => (d.machine_type ? `${d.name} (${d.machine_type})` : d.name))
     .join(', ') + (devices.length > shown ? ` … +${devices.length - shown}` : '');
