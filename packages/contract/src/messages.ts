@@ -27,6 +27,8 @@ import identityEnUS from './i18n/identity.en-US.json' with { type: 'json' };
 import identityZhCN from './i18n/identity.zh-CN.json' with { type: 'json' };
 import screenshotsEnUS from './i18n/screenshots.en-US.json' with { type: 'json' };
 import screenshotsZhCN from './i18n/screenshots.zh-CN.json' with { type: 'json' };
+import deviceCsvEnUS from './i18n/device-csv.en-US.json' with { type: 'json' };
+import deviceCsvZhCN from './i18n/device-csv.zh-CN.json' with { type: 'json' };
 
 // One pair of files per area (`i18n/<area>.en-US.json`, `i18n/<area>.zh-CN.json`) beside the
 // shared pair, so that areas add messages without touching each other's files.
@@ -44,6 +46,7 @@ const areas: { 'en-US': Record<string, unknown>; 'zh-CN': Record<string, unknown
   { 'en-US': identityEnUS, 'zh-CN': identityZhCN },
   { 'en-US': ssoEnUS, 'zh-CN': ssoZhCN },
   { 'en-US': screenshotsEnUS, 'zh-CN': screenshotsZhCN },
+  { 'en-US': deviceCsvEnUS, 'zh-CN': deviceCsvZhCN },
 ];
 
 const bases = { 'en-US': enUSBase, 'zh-CN': zhCNBase };

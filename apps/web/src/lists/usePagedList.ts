@@ -59,6 +59,8 @@ export function useFilteredList<Item, Filter>(
     loading: query.isFetching,
     capped,
     pagination,
+    /** The filter the rows were asked with (undefined: everything). */
+    current: filter,
     /** Filter from the first page; undefined lists everything. */
     filter: (value: Filter | undefined) => {
       // The same search again reads again: what it lists may have changed meanwhile.

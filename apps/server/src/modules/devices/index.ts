@@ -2,6 +2,8 @@ import { transactor } from '../../db/unit-of-work.js';
 import type { Base, Foundation } from '../../foundation.js';
 import type { Db } from '../../db/database.js';
 import { DeviceEditService, type DeviceEditDeps, type DeviceLabelWriter } from './edit-service.js';
+import { deviceExportRoutes } from './export-routes.js';
+import { DeviceExportService } from './export-service.js';
 import { EnrollmentRepository } from './enrollment-repository.js';
 import { EnrollmentService } from './enrollment-service.js';
 import { DeviceListRepository } from './list-repository.js';
@@ -63,6 +65,11 @@ export function installDevices(
       onRemoved: needs.access.removed,
     }),
     isOnline: needs.isOnline,
+  });
+  deviceExportRoutes(f.router, {
+    export: new DeviceExportService(listRepository, needs.devices),
+    isOnline: needs.isOnline,
+    clock,
   });
   return deviceService;
 }

@@ -173,7 +173,7 @@ export class ClientGone extends Error {
 }
 
 /** Waits while a megabyte is unread by the client; stops the writer when the client has gone. */
-async function writeWithin(out: Writable) {
+export async function writeWithin(out: Writable) {
   if (!out.destroyed && out.writableLength > HIGH_WATER)
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -217,7 +217,7 @@ function compressorBacklog(sheet: unknown): number {
 const COMPRESSOR_HIGH_WATER = 2 * 1024 * 1024;
 
 /** Waits until the compressor has taken all but 2 MiB of the sheet (and the client all but 1 MiB). */
-async function paced(sheet: unknown, out: Writable) {
+export async function paced(sheet: unknown, out: Writable) {
   while (!out.destroyed && compressorBacklog(sheet) > COMPRESSOR_HIGH_WATER) {
     const pipe = sheetPipes(sheet).pipes[0];
     // Its 'drain' (the buffer ran empty) wakes the writer; a short timer covers a drain missed.

@@ -12,6 +12,7 @@ import { EditDeviceModal } from '../edit/EditDeviceModal';
 import { EditLabelsModal } from '../edit/EditLabelsModal';
 import { RemoveDeviceModal } from '../edit/RemoveDeviceModal';
 import { DeviceDetailModal } from '../detail/DeviceDetailModal';
+import { DeviceExportButtons } from './DeviceExportButtons';
 import { LabelChips } from './LabelChips';
 import { useDeviceList } from './useDeviceList';
 import { useOnlineState } from './useOnlineState';
@@ -115,10 +116,13 @@ export function DeviceListTab() {
         onSearch={list.search}
         onRefresh={list.refresh}
         extra={
-          <Button icon={<TagsOutlined />} onClick={editLabels} data-testid="edit-labels">
-            {t('devices.editLabels')}
-            {selected.size ? ` (${selected.size})` : ''}
-          </Button>
+          <>
+            <Button icon={<TagsOutlined />} onClick={editLabels} data-testid="edit-labels">
+              {t('devices.editLabels')}
+              {selected.size ? ` (${selected.size})` : ''}
+            </Button>
+            <DeviceExportButtons search={list.current} />
+          </>
         }
       />
       {list.capped && (
