@@ -56,9 +56,8 @@ if (!process.env.TEST_DATABASE_URL)
 
 const vitestJson = path.join(out, 'vitest.json');
 const vitestLog = path.join(out, 'vitest.log');
-const e2eJson = path.join(out, 'e2e.json');
 fs.rmSync(vitestJson, { force: true });
-fs.rmSync(e2eJson, { force: true });
+for (const n of [1, 2]) fs.rmSync(path.join(out, `e2e-${n}.json`), { force: true });
 
 function vitestSuite() {
   return run(
@@ -76,16 +75,46 @@ function vitestSuite() {
   );
 }
 
+/**
+ * The browser suite in two shards side by side, each with its own three servers (ports from
+ * E2E_PORT_BASE, data folders of their own), results folder and JSON report: the tests mostly wait
+ * (on timers, panels, rollouts), so two at a time take little more CPU than one and about half the
+ * time. TEST_SEQUENTIAL=1 runs one shard.
+ */
+const E2E_SHARDS = sequential ? 1 : 2;
+const shardJson = (n) => path.join(out, `e2e-${n}.json`);
+
 async function browserSuite() {
   const buildExit = await run('console build', 'npm', ['run', 'build:web']);
   if (buildExit !== 0) return { buildExit };
-  const e2eExit = await run(
-    'end-to-end tests in Chromium',
-    'npx',
-    ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'],
-    { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson } },
+  const shards = Array.from({ length: E2E_SHARDS }, (_, i) => i + 1);
+  const exits = await Promise.all(
+    shards.map((n) =>
+      run(
+        `end-to-end tests in Chromium, shard ${n} of ${E2E_SHARDS}`,
+        'npx',
+        [
+          'playwright',
+          'test',
+          '-c',
+          'e2e/playwright.config.ts',
+          '--reporter=list,json',
+          `--shard=${n}/${E2E_SHARDS}`,
+          `--output=e2e/test-results/shard-${n}`,
+        ],
+        {
+          env: { PLAYWRIGHT_JSON_OUTPUT_NAME: shardJson(n), E2E_PORT_BASE: String(18181 + 100 * (n - 1)) },
+          // Shard 1 prints as it goes; the others' output follows when they end.
+          ...(n === 1 ? {} : { logFile: path.join(out, `e2e-${n}.log`) }),
+        },
+      ),
+    ),
   );
-  return { buildExit, e2eExit };
+  for (const n of shards.slice(1)) {
+    console.log(`\n=== end-to-end tests, shard ${n}, its output:`);
+    process.stdout.write(fs.readFileSync(path.join(out, `e2e-${n}.log`), 'utf8'));
+  }
+  return { buildExit, e2eExits: exits, shards };
 }
 
 let vitestExit;
@@ -114,14 +143,16 @@ if (vitestExit !== 0 && (!vitest || vitest.numFailedTests === 0))
 
 if (browser.buildExit !== 0) problems.push('the console did not build');
 else {
-  const e2e = readJson(e2eJson);
-  if (e2e) {
-    passed += e2e.stats.expected + (e2e.stats.flaky ?? 0);
-    failed += e2e.stats.unexpected;
-    if (e2e.stats.expected + e2e.stats.unexpected === 0) problems.push('playwright ran no test');
+  for (const [i, n] of browser.shards.entries()) {
+    const e2e = readJson(shardJson(n));
+    if (e2e) {
+      passed += e2e.stats.expected + (e2e.stats.flaky ?? 0);
+      failed += e2e.stats.unexpected;
+      if (e2e.stats.expected + e2e.stats.unexpected === 0) problems.push(`playwright shard ${n} ran no test`);
+    }
+    if (browser.e2eExits[i] !== 0 && (!e2e || e2e.stats.unexpected === 0))
+      problems.push(`playwright shard ${n} exited ${browser.e2eExits[i]}`);
   }
-  if (browser.e2eExit !== 0 && (!e2e || e2e.stats.unexpected === 0))
-    problems.push(`playwright exited ${browser.e2eExit}`);
 }
 
 for (const problem of problems) console.error(`problem: ${problem}`);

@@ -5,20 +5,22 @@ import path from 'node:path';
  * (panels E2E-00001... enroll on start, so tests wait for them to show up online) and a
  * special-flag (OTA staff) one without panels, and a private deployment of the normal one.
  */
-// E2E_PORT_BASE lets two checkouts run e2e side by side (each uses base, base+1, base+2).
+// E2E_PORT_BASE lets two runs go side by side (two checkouts, or the two shards of `npm test`):
+// each uses base, base+1, base+2 and data folders of its own.
 const base = Number(process.env.E2E_PORT_BASE ?? 18181);
+const data = (name: string) => path.resolve(import.meta.dirname, `../.data/${base}/${name}`);
 
 export const servers = {
   normal: {
     port: base,
-    dataDir: path.resolve(import.meta.dirname, '../.data/normal'),
+    dataDir: data('normal'),
     roleFlag: '0',
     fleet: 6,
     platform: undefined,
   },
   special: {
     port: base + 1,
-    dataDir: path.resolve(import.meta.dirname, '../.data/special'),
+    dataDir: data('special'),
     roleFlag: '1',
     fleet: 0,
     platform: undefined,
@@ -26,7 +28,7 @@ export const servers = {
   /** A private deployment whose platform is the normal server: it must be activated at /active. */
   private: {
     port: base + 2,
-    dataDir: path.resolve(import.meta.dirname, '../.data/private'),
+    dataDir: data('private'),
     roleFlag: '0',
     fleet: 0,
     platform: 'normal',
