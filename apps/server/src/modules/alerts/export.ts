@@ -1,7 +1,7 @@
 import type { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { translate, type Language } from '@panelfleet/contract';
 import { sharedStyles } from '../reports/shared-styles.js';
+import { streamingSheet } from '../reports/streaming-workbook.js';
 import { alertLine } from './mail.js';
 import type { AlertListRow } from './repository.js';
 
@@ -47,16 +47,7 @@ export async function writeAlertWorkbook(
   chunks: AsyncIterable<AlertListRow[]>,
   out: PassThrough,
 ): Promise<number> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: out,
-    useStyles: true,
-    useSharedStrings: false,
-  });
-  workbook.creator = userName;
-  workbook.created = new Date(now);
-  const sheet = workbook.addWorksheet(translate(language, 'alert.export.title').slice(0, 31), {
-    views: [{ state: 'frozen', ySplit: 1 }],
-  });
+  const { workbook, sheet } = streamingSheet(out, userName, now, translate(language, 'alert.export.title'));
   sheet.columns = COLUMNS.map((c) => ({
     header: translate(language, `alert.export.column.${c.key}`),
     key: c.key,

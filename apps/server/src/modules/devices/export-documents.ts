@@ -1,9 +1,9 @@
 import type { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { translate, type Language } from '@panelfleet/contract';
 import { paced, writeWithin } from '../reports/documents.js';
 import { sharedStyles } from '../reports/shared-styles.js';
 import { SheetRows, type SheetValue } from '../reports/sheet-rows.js';
+import { streamingSheet } from '../reports/streaming-workbook.js';
 import type { ExportedDevice } from './export-service.js';
 
 /** How the import reads a labels cell: names separated by semicolons (docs/device-import.md). */
@@ -91,16 +91,7 @@ export async function writeDeviceWorkbook(
   isOnline: (key: string) => boolean,
   out: PassThrough,
 ): Promise<number> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: out,
-    useStyles: true,
-    useSharedStrings: false,
-  });
-  workbook.creator = userName;
-  workbook.created = new Date(now);
-  const sheet = workbook.addWorksheet(translate(language, 'deviceCsv.sheet').slice(0, 31), {
-    views: [{ state: 'frozen', ySplit: 1 }],
-  });
+  const { workbook, sheet } = streamingSheet(out, userName, now, translate(language, 'deviceCsv.sheet'));
   const titles = headings(language);
   sheet.columns = COLUMNS.map((c, i) => ({
     header: titles[i],

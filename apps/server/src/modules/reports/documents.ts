@@ -1,9 +1,9 @@
 import { PassThrough, type Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { oplog, reportTime, translate, type Language, type reports } from '@panelfleet/contract';
 import type { ReportPlan, ReportRow } from './service.js';
 import { sharedStyles } from './shared-styles.js';
 import { SheetRows } from './sheet-rows.js';
+import { streamingSheet } from './streaming-workbook.js';
 
 type Kind = reports.ReportKind;
 
@@ -262,17 +262,13 @@ export async function writeWorkbook(
   chunks: AsyncIterable<ReportRow[]>,
   out: PassThrough,
 ): Promise<number> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: out,
-    useStyles: true,
-    useSharedStrings: false,
-  });
-  workbook.creator = ctx.userName;
-  workbook.created = new Date(ctx.now);
   const columns = COLUMNS[ctx.kind];
-  const sheet = workbook.addWorksheet(translate(ctx.language, `report.title.${ctx.kind}`).slice(0, 31), {
-    views: [{ state: 'frozen', ySplit: 1 }],
-  });
+  const { workbook, sheet } = streamingSheet(
+    out,
+    ctx.userName,
+    ctx.now,
+    translate(ctx.language, `report.title.${ctx.kind}`),
+  );
   sheet.columns = columns.map((c) => ({
     header: translate(ctx.language, `report.column.${c.key}`),
     key: c.key,
