@@ -202,14 +202,7 @@ export async function compose({
   installScreenshots(f, { devices, commands, isOnline });
   installHealth(f, { transportHealthy: () => broker.transport.healthy() });
   const webhooks = installWebhooks(f, { mailer });
-  const alerts = installAlerts(f, {
-    scopes,
-    isOnline,
-    offlineSince: gateway.offlineSince,
-    mailer,
-    webhooks,
-    settings: options.alerts,
-  });
+  const alerts = installAlerts(f, { scopes, presence: gateway, mailer, webhooks, settings: options.alerts });
 
   // ---- start the device side ----
   await gateway.start();
@@ -218,7 +211,7 @@ export async function compose({
 
   return {
     jobs: f.jobs,
-    sso: { checkProviders: sso.checkProviders },
+    sso,
     alerts,
     serverLicense,
     tips,

@@ -59,9 +59,14 @@ export function installAlerts(
   f: Foundation,
   needs: {
     scopes: FleetScopes;
-    isOnline: (deviceKey: string) => boolean;
-    /** When the gateway saw an offline panel go away, before its batched last-seen write lands. */
-    offlineSince?: (deviceKey: string) => number | undefined;
+    /**
+     * The gateway's presence: who is online, and when it saw an offline panel go away (before that
+     * panel's batched last-seen write lands).
+     */
+    presence: {
+      isOnline: (deviceKey: string) => boolean;
+      offlineSince?: (deviceKey: string) => number | undefined;
+    };
     mailer: Mailer;
     webhooks?: AlertWebhooks;
     settings?: Partial<AlertSettings>;
@@ -85,8 +90,8 @@ export function installAlerts(
     lifecycle,
     changes,
     clock: f.clock,
-    isOnline: needs.isOnline,
-    ...(needs.offlineSince ? { offlineSince: needs.offlineSince } : {}),
+    isOnline: needs.presence.isOnline,
+    ...(needs.presence.offlineSince ? { offlineSince: needs.presence.offlineSince } : {}),
   });
   const sender = new AlertMailSender({
     outbox,
