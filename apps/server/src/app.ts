@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
-import type { Composition, DashboardStack, DeviceStack, OtaStack, SsoStack } from './composition.js';
+import type { Composition } from './composition.js';
 import { compose } from './composition-root.js';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
@@ -24,13 +24,9 @@ import { MULTIPART_FILE_LIMIT } from './http/router.js';
 import type { ThrottleLimits } from './modules/auth/index.js';
 import type { CommandTimings } from './modules/commands/index.js';
 import type { RolloutSettings } from './modules/rollouts/index.js';
-import type { ServerLicense } from './modules/server-license/index.js';
-import type { TipService } from './modules/tips/index.js';
-import type { EventBus, PublishTaskProgress } from './events/bus.js';
 import type { OtaUpgradeSource } from './modules/dashboards/index.js';
-import type { LiveHub, LiveHubOptions } from './modules/live/index.js';
-import type { JobLeases } from './modules/jobs/index.js';
-import type { AlertSettings, AlertStack } from './modules/alerts/index.js';
+import type { LiveHubOptions } from './modules/live/index.js';
+import type { AlertSettings } from './modules/alerts/index.js';
 import type { ApiTokenLimits } from './modules/api-tokens/index.js';
 
 /** How long a shutdown lets the requests in flight finish (main.ts bounds the whole shutdown). */
@@ -56,27 +52,10 @@ export interface AppOptions {
   alerts?: Partial<AlertSettings>;
 }
 
-export interface PanelFleetApp {
+/** The built server: its HTTP plumbing and database, and every composed module (see Composition). */
+export interface PanelFleetApp extends Composition {
   http: FastifyInstance;
   db: Db;
-  devices: DeviceStack;
-  ota: OtaStack;
-  /** The periodic jobs' leases (released at shutdown). */
-  jobs: JobLeases;
-  /** Alert evaluation and mail, run now (tests and benchmarks). */
-  alerts: AlertStack;
-  /** Single sign-on's check of the identity providers, run now (tests). */
-  sso: SsoStack;
-  serverLicense: ServerLicense;
-  /** Error tips and reminders (the OTA dispatch's reminder for a machine type, version and language). */
-  tips: TipService;
-  /** The publish/subscribe seam: presence, command results, task progress, session ends. */
-  events: EventBus;
-  /** What a long-running task (an OTA rollout) calls to show its progress on the live console. */
-  publishTaskProgress: PublishTaskProgress;
-  dashboards: DashboardStack;
-  live: LiveHub;
-  panelHistory: Composition['panelHistory'];
   close(): Promise<void>;
 }
 
@@ -117,20 +96,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   installOpenApi(http);
   installApiReference(http);
 
-  const {
-    devices,
-    ota,
-    jobs,
-    sso,
-    alerts,
-    serverLicense,
-    tips,
-    events,
-    publishTaskProgress,
-    dashboards,
-    live,
-    panelHistory,
-  } = await compose({
+  const composed = await compose({
     http,
     db,
     config,
@@ -146,21 +112,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await installConsoleFiles(http, config.webDist);
 
+  const { devices, ota, jobs, live } = composed;
   return {
     http,
     db,
-    devices,
-    ota,
-    jobs,
-    sso,
-    alerts,
-    serverLicense,
-    tips,
-    events,
-    publishTaskProgress,
-    dashboards,
-    live,
-    panelHistory,
+    ...composed,
     close: async () => {
       // Stop taking work, everywhere at once: no new request, command claim, job or rollout lease.
       intake.stop();
