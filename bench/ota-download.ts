@@ -3,7 +3,9 @@
  * signed-URL endpoint (HMAC check, the panel's credentials, file stat, Range-capable stream),
  * against nginx serving the same file from the same directory (sendfile; a machine without nginx
  * is an error), and against the smallest Node static server (fs stream piped to the response) as
- * a second baseline. Same client, same concurrency, same file, in the same run. Judged by server
+ * a second baseline, and PanelFleet behind nginx with FILES_ACCEL_REDIRECT (the server checks each
+ * request, nginx sends the bytes; both processes' CPU counted). Same client, same concurrency, same
+ * file, in the same run. Judged by server
  * CPU per GiB: PanelFleet's process against nginx's worker (the master only waits). The client is
  * CLIENTS (4) processes (lib/download-worker.ts) so that it is not the bottleneck; the busiest
  * one's share of a core is printed, and flagged at 85% or more.
@@ -52,6 +54,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 /** Client processes the downloads are spread over, so that the client is not the bottleneck. */
 const CLIENTS = Number(process.env.CLIENTS ?? 4);
 const PEPPER = 'bench-pepper-0123456789abcdef';
+/** The internal location nginx sends accelerated downloads from. */
+const ACCEL = '/_panelfleet_files/';
 
 interface Target {
   name: string;
@@ -145,6 +149,46 @@ async function startNodeStatic(file: string): Promise<{ pid: number; port: numbe
   return { pid: child.pid!, port, close: () => stopChild(child) };
 }
 
+/**
+ * CONCURRENCY panels enrolled as the protocol says, each with a download URL at `urlBase` that the
+ * bench signs with the server's key (same pepper).
+ */
+async function enrollPanels(
+  serverUrl: string,
+  urlBase: string,
+  relative: string,
+  size: number,
+  sha256: string,
+) {
+  const operator = await Operator.signIn(serverUrl);
+  const secret = await operator.enrollmentSecret();
+  const signer = UrlSigner.fromPepper(PEPPER);
+  return Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, i) => {
+      const serial = `OTA-BENCH-${String(i).padStart(3, '0')}`;
+      const response = await fetch(`${serverUrl}/device/enroll`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ v: 1, serial, enrollmentSecret: secret }),
+      });
+      const { dataObject } = (await response.json()) as { dataObject: { password: string } };
+      const token = signer.sign({
+        file: relative,
+        deviceKey: serial,
+        size,
+        sha256,
+        expiresAt: Date.now() + 3_600_000,
+      });
+      return {
+        url: `${urlBase}/device/files/bench.bin?t=${token}`,
+        headers: {
+          authorization: `Basic ${Buffer.from(`${serial}:${dataObject.password}`).toString('base64')}`,
+        },
+      };
+    }),
+  );
+}
+
 runBenchmark('bench:ota', 1_800_000, async () => {
   const loads = [loadAverage()];
   console.log(
@@ -161,34 +205,7 @@ runBenchmark('bench:ota', 1_800_000, async () => {
   const sha256 = crypto.createHash('sha256').update(content).digest('hex');
   const size = content.length;
 
-  // Panels enroll as the protocol says; the bench signs their URLs with the server's key (same pepper).
-  const operator = await Operator.signIn(server.url);
-  const secret = await operator.enrollmentSecret();
-  const signer = UrlSigner.fromPepper(PEPPER);
-  const panels = await Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, i) => {
-      const serial = `OTA-BENCH-${String(i).padStart(3, '0')}`;
-      const response = await fetch(`${server.url}/device/enroll`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ v: 1, serial, enrollmentSecret: secret }),
-      });
-      const { dataObject } = (await response.json()) as { dataObject: { password: string } };
-      const token = signer.sign({
-        file: relative,
-        deviceKey: serial,
-        size,
-        sha256,
-        expiresAt: Date.now() + 3_600_000,
-      });
-      return {
-        url: `${server.url}/device/files/bench.bin?t=${token}`,
-        headers: {
-          authorization: `Basic ${Buffer.from(`${serial}:${dataObject.password}`).toString('base64')}`,
-        },
-      };
-    }),
-  );
+  const panels = await enrollPanels(server.url, server.url, relative, size, sha256);
 
   const clients = Array.from({ length: CLIENTS }, startClient);
   const product = await measure(
@@ -203,6 +220,40 @@ runBenchmark('bench:ota', 1_800_000, async () => {
   );
   console.log(`PanelFleet: ${product.seconds.map((s) => fmt(s, 2)).join(' / ')} s per round`);
   await server.stop();
+  loads.push(loadAverage());
+
+  // The same behind nginx with FILES_ACCEL_REDIRECT: the server checks, nginx sends. Its CPU is
+  // the server's and nginx's worker's together.
+  const accelServer = await startServer({ PASSWORD_PEPPER: PEPPER, FILES_ACCEL_REDIRECT: ACCEL });
+  const accelFiles = path.join(accelServer.dataDir, 'files');
+  fs.mkdirSync(path.join(accelFiles, 'firmware'), { recursive: true });
+  fs.linkSync(file, path.join(accelFiles, relative));
+  const front = await startNginx(accelFiles, 4096, {
+    upstreamPort: Number(new URL(accelServer.url).port),
+    location: ACCEL,
+  });
+  const accelPanels = await enrollPanels(
+    accelServer.url,
+    `http://127.0.0.1:${front.port}`,
+    relative,
+    size,
+    sha256,
+  );
+  const accelerated = await measure(
+    {
+      name: 'PanelFleet behind nginx',
+      pid: accelServer.child.pid!,
+      cpu: () => cpuSeconds(accelServer.child.pid!) + threadsCpuSeconds(front.workerPid),
+      request: (i) => accelPanels[i]!,
+    },
+    size,
+    clients,
+  );
+  console.log(
+    `PanelFleet behind nginx: ${accelerated.seconds.map((s) => fmt(s, 2)).join(' / ')} s per round`,
+  );
+  await front.stop();
+  await accelServer.stop();
   loads.push(loadAverage());
 
   const nginx = await startNginx(files);
@@ -241,11 +292,19 @@ runBenchmark('bench:ota', 1_800_000, async () => {
     `OTA download, ${SIZE_MB} MiB x ${CONCURRENCY} panels, ${Math.round(CONCURRENCY * CUT_SHARE)} resumed by Range, ${CLIENTS} client processes (${new Date().toISOString().slice(0, 10)}; ${machineDescription()})`,
     [
       ['PanelFleet (signed URL, Basic credentials, Range-capable)', row(product)],
+      [
+        'PanelFleet behind nginx (FILES_ACCEL_REDIRECT; CPU of the server and the nginx worker)',
+        row(accelerated),
+      ],
       ['nginx (sendfile), same file; CPU of its worker', row(baseline)],
       ['Node static server (fs stream -> response; no Range, so no cuts)', row(raw)],
       [
         'server CPU per GiB, PanelFleet / nginx worker',
         `${fmt(product.cpuPerGiB / baseline.cpuPerGiB, 2)}x (goal <= 2x)`,
+      ],
+      [
+        'CPU per GiB, PanelFleet behind nginx (both processes) / nginx worker',
+        `${fmt(accelerated.cpuPerGiB / baseline.cpuPerGiB, 2)}x (goal <= 2x)`,
       ],
       ['throughput, PanelFleet / nginx', `${fmt(product.mibPerSecond / baseline.mibPerSecond, 2)}x`],
       ['server CPU per GiB, PanelFleet / Node static', `${fmt(product.cpuPerGiB / raw.cpuPerGiB, 2)}x`],
@@ -253,7 +312,10 @@ runBenchmark('bench:ota', 1_800_000, async () => {
         'PanelFleet server RSS growth during its rounds',
         `${fmt(product.rssGrowthMiB, 1)} MiB (budget <= 64 MiB)`,
       ],
-      ['load average (1, 5, 15 min): start / after PanelFleet / after baselines', loads.join(' / ')],
+      [
+        'load average (1, 5, 15 min): start / after PanelFleet / behind nginx / after baselines',
+        loads.join(' / '),
+      ],
     ],
   );
 });

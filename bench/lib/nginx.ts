@@ -36,7 +36,16 @@ async function answers(port: number) {
   });
 }
 
-export async function startNginx(root: string, workerConnections = 4096): Promise<NginxProcess> {
+/**
+ * nginx serving `root` as a plain static server, or, with `accel`, in front of a PanelFleet
+ * server: requests go to it, and the downloads it answers with X-Accel-Redirect are sent by
+ * nginx from `root` (the internal location of docs/operations.md, "Downloads sent by nginx").
+ */
+export async function startNginx(
+  root: string,
+  workerConnections = 4096,
+  accel?: { upstreamPort: number; location: string },
+): Promise<NginxProcess> {
   const binary = nginxBinary();
   const dir = tempDir('pf-nginx-');
   const port = await freePort();
@@ -52,7 +61,9 @@ export async function startNginx(root: string, workerConnections = 4096): Promis
       `error_log ${dir}/error.log;`,
       `events { worker_connections ${workerConnections}; }`,
       `http { access_log off; sendfile on; tcp_nopush on; client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};`,
-      `  server { listen 127.0.0.1:${port}; root ${root}; } }`,
+      accel
+        ? `  server { listen 127.0.0.1:${port}; location / { proxy_pass http://127.0.0.1:${accel.upstreamPort}; } location ${accel.location} { internal; alias ${path.join(root, '/')}; etag off; add_header ETag $upstream_http_etag; } } }`
+        : `  server { listen 127.0.0.1:${port}; root ${root}; } }`,
       '',
     ].join('\n'),
   );

@@ -127,6 +127,15 @@ const envSchema = z.object({
     .default(5 * 60_000),
   /** Where uploaded and served files live: `local` (DATA_DIR, or a shared filesystem there) or `s3`. */
   FILE_STORE: z.enum(['local', 's3']).default('local'),
+  /**
+   * nginx's internal location for DATA_DIR/files/: panels' downloads are checked here and their
+   * bytes sent by nginx (X-Accel-Redirect). A path that starts and ends with `/`.
+   */
+  FILES_ACCEL_REDIRECT: z
+    .string()
+    .regex(/^\/(?:[A-Za-z0-9._~-]+\/)+$/, 'a path such as /_panelfleet_files/ (letters, digits, . _ ~ -)')
+    .refine((v) => !v.split('/').some((part) => part === '.' || part === '..'), 'no . or .. segments')
+    .optional(),
   S3_ENDPOINT: z.string().url().optional(),
   /** The address panels and browsers reach the bucket at, when it differs from S3_ENDPOINT. */
   S3_PUBLIC_ENDPOINT: z.string().url().optional(),
@@ -250,7 +259,14 @@ function defaultIpDatabase(): string {
 }
 
 function fileStoreSettings(e: z.infer<typeof envSchema>): FileStoreSettings {
-  if (e.FILE_STORE === 'local') return { kind: 'local' };
+  if (e.FILE_STORE === 'local')
+    return e.FILES_ACCEL_REDIRECT
+      ? { kind: 'local', accelRedirect: e.FILES_ACCEL_REDIRECT }
+      : { kind: 'local' };
+  if (e.FILES_ACCEL_REDIRECT)
+    throw new Error(
+      'Invalid configuration: FILES_ACCEL_REDIRECT hands downloads of DATA_DIR/files/ to nginx; with FILE_STORE=s3 panels download from the bucket (leave it out)',
+    );
   const missing = [...(e.S3_ENDPOINT ? [] : ['S3_ENDPOINT']), ...(e.S3_BUCKET ? [] : ['S3_BUCKET'])];
   if (missing.length)
     throw new Error(

@@ -2,7 +2,16 @@ import { LocalFileStore } from './local-store.js';
 import type { S3Settings } from './s3-store.js';
 import type { FileStore } from './store.js';
 
-export type FileStoreSettings = { kind: 'local' } | ({ kind: 's3' } & S3Settings);
+export type FileStoreSettings =
+  | {
+      kind: 'local';
+      /**
+       * Set when nginx sends the files panels download (docs/operations.md, "Downloads sent by
+       * nginx"): the internal location that maps to DATA_DIR/files/, e.g. `/_panelfleet_files/`.
+       */
+      accelRedirect?: string;
+    }
+  | ({ kind: 's3' } & S3Settings);
 
 /** The store the settings name: DATA_DIR itself by default, or an S3-compatible bucket. */
 export async function openFileStore(settings: FileStoreSettings, dataDir: string): Promise<FileStore> {

@@ -38,16 +38,24 @@ export function documentedNginxConfig(): string {
 
 /**
  * The documented block with only what differs on one machine replaced: the upstream's addresses
- * (the instances) and the listen line (plain HTTP on the loopback instead of TLS on 443).
+ * (the instances), the listen line (plain HTTP on the loopback instead of TLS on 443) and the
+ * instances' DATA_DIR/files/ that nginx sends downloads from.
  */
-export function balancerConfig(documented: string, instances: string[], port: number): string {
+export function balancerConfig(
+  documented: string,
+  instances: string[],
+  port: number,
+  filesDir?: string,
+): string {
   const upstream = /upstream panelfleet \{[^}]*\}/;
   const listen = /listen 443 ssl;/;
-  if (!upstream.test(documented) || !listen.test(documented))
+  const alias = /alias \/var\/lib\/panelfleet\/files\/;/;
+  if (!upstream.test(documented) || !listen.test(documented) || !alias.test(documented))
     throw new Error('the documented nginx block changed shape: update the fault suite with it');
   return documented
     .replace(upstream, `upstream panelfleet { ${instances.map((a) => `server ${a};`).join(' ')} }`)
-    .replace(listen, `listen 127.0.0.1:${port};`);
+    .replace(listen, `listen 127.0.0.1:${port};`)
+    .replace(alias, filesDir ? `alias ${path.join(filesDir, '/')};` : '$&');
 }
 
 const listening = (port: number) =>
@@ -63,7 +71,7 @@ export interface Balancer {
 }
 
 /** nginx in the foreground with a generated prefix: the documented block inside `http { }`. */
-export async function startNginx(instances: string[], port: number): Promise<Balancer> {
+export async function startNginx(instances: string[], port: number, filesDir?: string): Promise<Balancer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pf-faults-nginx-'));
   const conf = path.join(dir, 'nginx.conf');
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
@@ -80,7 +88,7 @@ export async function startNginx(instances: string[], port: number): Promise<Bal
       `error_log ${dir}/error.log;`,
       'events { worker_connections 4096; }',
       `http { access_log off; ${temp}`,
-      balancerConfig(documentedNginxConfig(), instances, port),
+      balancerConfig(documentedNginxConfig(), instances, port, filesDir),
       '}',
       '',
     ].join('\n'),

@@ -12,6 +12,7 @@ export function installDownloads(f: Foundation): DownloadService {
     UrlSigner.fromPepper(f.pepper),
     f.config.baseUrl,
     f.clock,
+    f.config.files.kind === 'local' ? f.config.files.accelRedirect : undefined,
   );
   downloadRoutes(f.router, downloads);
   return downloads;

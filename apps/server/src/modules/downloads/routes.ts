@@ -46,6 +46,16 @@ export function downloadRoutes(router: Router, downloads: DownloadService) {
         await reply.header('cache-control', 'private, no-store').redirect(storeUrl);
         return undefined;
       }
+      // Behind nginx with FILES_ACCEL_REDIRECT, nginx sends the file (sendfile) with its own
+      // Range and If-Range handling against this ETag; the server only checked the link.
+      const accel = downloads.accelUri(grant);
+      if (accel) {
+        await reply
+          .headers({ etag, 'cache-control': 'private, no-store', 'content-type': 'application/octet-stream' })
+          .header('x-accel-redirect', accel)
+          .send();
+        return undefined;
+      }
       // The body goes out through reused buffers (send-file.ts), on the raw response.
       reply.hijack();
       reply.raw.writeHead(status, headers);

@@ -71,6 +71,8 @@ export class DownloadService {
     private readonly signer: UrlSigner,
     private readonly baseUrl: string,
     private readonly clock: Clock,
+    /** nginx's internal location for the files area, when nginx sends the bytes (FILES_ACCEL_REDIRECT). */
+    private readonly accelRedirect?: string,
     private readonly ttlMs = DOWNLOAD_URL_TTL_MS,
   ) {}
 
@@ -93,6 +95,15 @@ export class DownloadService {
   /** Where a checked grant's bytes come from: a store URL to redirect to, else undefined (the server sends them). */
   storeUrl(grant: DownloadGrant): Promise<string | undefined> {
     return this.files.directUrl(grant.file, { ttlSeconds: STORE_URL_TTL_SECONDS });
+  }
+
+  /**
+   * The internal URI nginx sends a checked grant's bytes from (X-Accel-Redirect), or undefined
+   * when the server sends them itself. nginx then answers Range and If-Range from the file.
+   */
+  accelUri(grant: DownloadGrant): string | undefined {
+    if (!this.accelRedirect || this.files.localPath(grant.file) === undefined) return undefined;
+    return this.accelRedirect + grant.file.split('/').map(encodeURIComponent).join('/');
   }
 
   /** A URL only `deviceKey` may use, valid for the next hour. */
