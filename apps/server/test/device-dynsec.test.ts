@@ -1,9 +1,6 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { device } from '@panelfleet/contract';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,86 +13,13 @@ import {
   operatorClient,
   waitFor,
 } from './device-helpers.js';
+import { hasDynsec, startDynsecMosquitto } from './mosquitto-helpers.js';
 
-const run = promisify(execFile);
-const PLUGIN = '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so';
-const available =
-  fs.existsSync('/usr/sbin/mosquitto') && fs.existsSync('/usr/bin/mosquitto_ctrl') && fs.existsSync(PLUGIN);
+const available = hasDynsec;
 if (!available)
   console.warn(
     'SKIPPED: Mosquitto with its dynamic-security plugin (Debian package mosquitto) is not installed',
   );
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-
-/**
- * A Mosquitto of our own (this machine's shared one on 1883 is anonymous and must stay so):
- * anonymous clients refused, the dynamic-security plugin, and the server user holding the
- * plugin's admin role plus the device topics (docs/device-protocol.md section 8).
- */
-async function startDynsecMosquitto(password: string) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pf-dynsec-'));
-  const port = await freePort();
-  const config = path.join(dir, 'dynamic-security.json');
-  await run('mosquitto_ctrl', ['dynsec', 'init', config, 'panelfleet-server', password]);
-  fs.writeFileSync(
-    path.join(dir, 'mosquitto.conf'),
-    [
-      // Started as root, Mosquitto would switch to its own user, which cannot read this private directory.
-      `user ${os.userInfo().username}`,
-      `listener ${port} 127.0.0.1`,
-      'allow_anonymous false',
-      'persistence false',
-      'log_dest none',
-      `plugin ${PLUGIN}`,
-      `plugin_opt_config_file ${config}`,
-      '',
-    ].join('\n'),
-  );
-  const child = spawn('/usr/sbin/mosquitto', ['-c', path.join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
-  try {
-    await grantDeviceTopics(port, password);
-  } catch (err) {
-    child.kill('SIGTERM');
-    throw err;
-  }
-  return { child, port, dir };
-}
-
-async function grantDeviceTopics(port: number, password: string) {
-  await waitFor(
-    'mosquitto listening',
-    () =>
-      new Promise<boolean>((resolve) => {
-        const s = net.connect(port, '127.0.0.1', () => (s.destroy(), resolve(true)));
-        s.once('error', () => resolve(false));
-      }),
-  );
-  // What `mosquitto_ctrl dynsec addRoleACL admin <type> 'pf/v1/d/#' allow` does, through the control topic.
-  // Dynsec disconnects the clients of a role it changes, this one included, instead of answering.
-  const admin = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
-    username: 'panelfleet-server',
-    password,
-    reconnectPeriod: 0,
-  });
-  const kicked = new Promise<void>((resolve) => admin.once('close', () => resolve()));
-  const commands = ['publishClientSend', 'publishClientReceive', 'subscribePattern'].map((acltype) => ({
-    command: 'addRoleACL',
-    rolename: 'admin',
-    acltype,
-    topic: 'pf/v1/d/#',
-    allow: true,
-  }));
-  admin.publish('$CONTROL/dynamic-security/v1', JSON.stringify({ commands }), { qos: 0 });
-  await kicked;
-  await admin.endAsync(true);
-}
 
 describe.runIf(available).each(backends)(
   'per-panel credentials provisioned into Mosquitto dynamic-security on %s',
