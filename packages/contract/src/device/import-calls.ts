@@ -100,7 +100,9 @@ export const applyDeviceImport = defineCall({
   multipartFile: 'file',
   params: z.object({
     file,
-    token: z.string({ error: 'deviceImport.tokenNull' }).regex(/^[0-9a-f]{64}$/, { error: 'deviceImport.tokenNull' }),
+    token: z
+      .string({ error: 'deviceImport.tokenNull' })
+      .regex(/^[0-9a-f]{64}$/, { error: 'deviceImport.tokenNull' }),
   }),
   reply: itemReply(deviceImportCounts),
 });

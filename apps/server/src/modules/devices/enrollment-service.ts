@@ -30,8 +30,11 @@ export class EnrollmentService {
      * Called when a panel has enrolled into its company, before the reply (what a CSV import said
      * about its serial is applied then). A failure fails the enrollment, which the panel repeats.
      */
-    private readonly onEnrolled: (panel: { orgId: number; id: number; deviceKey: string }) => Promise<void> = () =>
-      Promise.resolve(),
+    private readonly onEnrolled: (panel: {
+      orgId: number;
+      id: number;
+      deviceKey: string;
+    }) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   async enroll(request: device.EnrollmentRequest): Promise<device.EnrollmentReply> {

@@ -42,10 +42,16 @@ export function readHeadings(record: CsvRecord | undefined): ColumnPlaces | Line
     const column = HEADINGS.get(heading.trim().toLowerCase());
     if (!column) continue;
     if (places[column] !== undefined)
-      return { line: record.line, column, key: 'deviceImport.duplicateColumn', vars: { column: heading.trim() } };
+      return {
+        line: record.line,
+        column,
+        key: 'deviceImport.duplicateColumn',
+        vars: { column: heading.trim() },
+      };
     places[column] = index;
   }
-  if (places.serial === undefined) return { line: record.line, column: 'serial', key: 'deviceImport.noSerialColumn' };
+  if (places.serial === undefined)
+    return { line: record.line, column: 'serial', key: 'deviceImport.noSerialColumn' };
   return places;
 }
 
@@ -92,12 +98,18 @@ export function readLine(record: CsvRecord, places: ColumnPlaces): ImportLine | 
   };
   const serial = cell('serial')!;
   if (!serial) return { line, column: 'serial', key: 'deviceImport.serialNull' };
-  if (!device.DEVICE_KEY_PATTERN.test(serial)) return { line, column: 'serial', key: 'deviceImport.serialInvalid' };
+  if (!device.DEVICE_KEY_PATTERN.test(serial))
+    return { line, column: 'serial', key: 'deviceImport.serialInvalid' };
   const out: ImportLine = { line, serial };
   const name = cell('name');
   if (name) {
     if (textWidth(name) > device.DEVICE_NAME_MAX_WIDTH)
-      return { line, column: 'name', key: 'deviceImport.nameTooLong', vars: { max: device.DEVICE_NAME_MAX_WIDTH } };
+      return {
+        line,
+        column: 'name',
+        key: 'deviceImport.nameTooLong',
+        vars: { max: device.DEVICE_NAME_MAX_WIDTH },
+      };
     out.name = name;
   }
   const labels = cell('labels');
@@ -120,7 +132,12 @@ export function readLine(record: CsvRecord, places: ColumnPlaces): ImportLine | 
   const remark = cell('remark');
   if (remark !== undefined) {
     if (remark.length > device.DEVICE_REMARK_MAX)
-      return { line, column: 'remark', key: 'deviceImport.remarkTooLong', vars: { max: device.DEVICE_REMARK_MAX } };
+      return {
+        line,
+        column: 'remark',
+        key: 'deviceImport.remarkTooLong',
+        vars: { max: device.DEVICE_REMARK_MAX },
+      };
     out.remark = remark;
   }
   return out;

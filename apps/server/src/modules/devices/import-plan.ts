@@ -1,7 +1,12 @@
 import type { device } from '@panelfleet/contract';
 import { csvRecords } from './import-csv.js';
 import { isProblem, readHeadings, readLine, type ImportLine, type LineProblem } from './import-lines.js';
-import { IMPORT_BATCH, type DeviceImportRepository, type ImportedPanel, type PendingPanel } from './import-repository.js';
+import {
+  IMPORT_BATCH,
+  type DeviceImportRepository,
+  type ImportedPanel,
+  type PendingPanel,
+} from './import-repository.js';
 
 type FieldChange = device.DeviceImportChange['fields'][number];
 
@@ -27,9 +32,13 @@ type Reads = Pick<DeviceImportRepository, 'panels' | 'heldElsewhere' | 'pending'
 const sameLabels = (a: string[], b: string[]) => a.length === b.length && a.every((n, i) => n === b[i]);
 
 /** The fields of a line that differ from what the panel (or the waiting record) has. */
-function changes(line: ImportLine, now: { name: string; location: string; remark: string; labels: string[] }) {
+function changes(
+  line: ImportLine,
+  now: { name: string; location: string; remark: string; labels: string[] },
+) {
   const fields: FieldChange[] = [];
-  if (line.name !== undefined && line.name !== now.name) fields.push({ field: 'name', from: now.name, to: line.name });
+  if (line.name !== undefined && line.name !== now.name)
+    fields.push({ field: 'name', from: now.name, to: line.name });
   if (line.labels && !sameLabels(line.labels, now.labels))
     fields.push({ field: 'labels', from: now.labels.join(';'), to: line.labels.join(';') });
   if (line.location !== undefined && line.location !== now.location)

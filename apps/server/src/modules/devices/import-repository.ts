@@ -100,7 +100,11 @@ export class DeviceImportRepository {
 
   /** The company's label names and ids. */
   async labelIds(orgId: number): Promise<Map<string, number>> {
-    const rows = await this.db.selectFrom('labels').select(['id', 'name']).where('org_id', '=', orgId).execute();
+    const rows = await this.db
+      .selectFrom('labels')
+      .select(['id', 'name'])
+      .where('org_id', '=', orgId)
+      .execute();
     return new Map(rows.map((r) => [r.name, r.id]));
   }
 
@@ -122,11 +126,13 @@ export class DeviceImportRepository {
           (p) =>
             sql`(CAST(${p.id} AS integer), CAST(${p.name ?? null} AS text), CAST(${p.location ?? null} AS text), CAST(${p.remark ?? null} AS text))`,
         );
-      await sql`UPDATE devices SET
+      // A named VALUES list: SQLite takes column names on a WITH, not on a FROM (VALUES …) alias.
+      await sql`WITH v(id, name, location, remark) AS (VALUES ${sql.join(rows)})
+        UPDATE devices SET
           name = COALESCE(v.name, devices.name),
           location = COALESCE(v.location, devices.location),
           remark = COALESCE(v.remark, devices.remark)
-        FROM (VALUES ${sql.join(rows)}) AS v(id, name, location, remark)
+        FROM v
         WHERE devices.org_id = ${orgId} AND devices.id = v.id`.execute(this.db);
     }
   }

@@ -23,7 +23,14 @@ export interface DeviceImportDeps {
 /** The file's SHA-256 (hex): the preview's token, which the apply must bring with the same file. */
 export const fileToken = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-const emptyCounts = (): Counts => ({ lines: 0, updated: 0, pending: 0, unchanged: 0, labelsCreated: 0, errors: 0 });
+const emptyCounts = (): Counts => ({
+  lines: 0,
+  updated: 0,
+  pending: 0,
+  unchanged: 0,
+  labelsCreated: 0,
+  errors: 0,
+});
 
 function count(counts: Counts, batch: PlannedBatch) {
   counts.errors += batch.problems.length;
@@ -95,7 +102,12 @@ export class DeviceImportService {
       if (counts.errors) throw new Refusal('deviceImport.hasErrors', 'invalid', { count: counts.errors });
       await log.recordBy(caller, ip, 'device.import', {
         k: 'deviceImport',
-        v: { lines: counts.lines, updated: counts.updated, pending: counts.pending, labels: counts.labelsCreated },
+        v: {
+          lines: counts.lines,
+          updated: counts.updated,
+          pending: counts.pending,
+          labels: counts.labelsCreated,
+        },
       });
       return counts;
     });
@@ -165,7 +177,11 @@ export class DeviceImportService {
         if (changed.has('location')) set.location = line.location!;
         if (changed.has('remark')) set.remark = line.remark!;
         if (changed.has('name') || changed.has('location') || changed.has('remark')) panels.push(set);
-        if (changed.has('labels')) labelsOf.set(panelId!, line.labels!.map((n) => labelIds.get(n)!));
+        if (changed.has('labels'))
+          labelsOf.set(
+            panelId!,
+            line.labels!.map((n) => labelIds.get(n)!),
+          );
         continue;
       }
       pending.push({
@@ -182,6 +198,10 @@ export class DeviceImportService {
   }
 
   private errorOf(problem: LineProblem, language: Language): device.DeviceImportError {
-    return { line: problem.line, column: problem.column, message: translate(language, problem.key, problem.vars) };
+    return {
+      line: problem.line,
+      column: problem.column,
+      message: translate(language, problem.key, problem.vars),
+    };
   }
 }
