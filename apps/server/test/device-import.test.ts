@@ -171,7 +171,7 @@ describe.each(backends)('device CSV import on %s', (backend) => {
     expect(applied.status).toBe(400);
     expect(applied.body).toMatchObject({
       hhtStatus: 'fail',
-      hhtMsg: '2 lines have errors: nothing was imported',
+      hhtMsg: 'Lines with errors: 2. Nothing was imported',
     });
     expect(await snapshot(server)).toEqual(before);
   });
