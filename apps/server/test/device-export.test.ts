@@ -107,6 +107,7 @@ describe.each(backends)('device list export on %s', (backend) => {
       'Serial number',
       'Name',
       'Labels',
+      'Location',
       'Remark',
       'Online',
       'State',
@@ -115,20 +116,20 @@ describe.each(backends)('device list export on %s', (backend) => {
       'Firmware version',
       'Last seen (UTC)',
     ]);
-    const body = rows.slice(1).map((r) => r.slice(0, 6));
+    const body = rows.slice(1).map((r) => r.slice(0, 7));
     expect(body).toEqual([
-      ['EXP-A4', "'+1 lobby", 'Floor 2', "'-2", 'Offline', 'Enabled'],
-      ['EXP-A3', "'=SUM(A1)", 'Floor 2', "'@cmd", 'Offline', 'Enabled'],
-      ['EXP-A1', 'Hall, east', 'Floor 1;Science', 'by the stairs', 'Offline', 'Enabled'],
-      ['EXP-A2', 'Say "hi"', 'Floor 1', 'line one\nline two', 'Offline', 'Enabled'],
+      ['EXP-A4', "'+1 lobby", 'Floor 2', '', "'-2", 'Offline', 'Enabled'],
+      ['EXP-A3', "'=SUM(A1)", 'Floor 2', '', "'@cmd", 'Offline', 'Enabled'],
+      ['EXP-A1', 'Hall, east', 'Floor 1;Science', '', 'by the stairs', 'Offline', 'Enabled'],
+      ['EXP-A2', 'Say "hi"', 'Floor 1', '', 'line one\nline two', 'Offline', 'Enabled'],
     ]);
-    expect(rows.slice(1).every((r) => r[6] === 'x9_vn' && r[7] === 'PF-86')).toBe(true);
+    expect(rows.slice(1).every((r) => r[7] === 'x9_vn' && r[8] === 'PF-86')).toBe(true);
 
     a.language = 'zh-CN';
     const zh = await exportCsv(server, a, '');
     a.language = 'en-US';
     expect(zh[0]!.slice(0, 3)).toEqual(['序列号', '名称', '标签']);
-    expect(zh[1]!.slice(4, 6)).toEqual(['离线', '启用']);
+    expect(zh[1]!.slice(5, 7)).toEqual(['离线', '启用']);
     const asked = await exportCsv(server, a, '&lang=zh-CN');
     expect(asked[0]![0]).toBe('序列号');
   });
@@ -162,12 +163,12 @@ describe.each(backends)('device list export on %s', (backend) => {
     await workbook.xlsx.load(await response.arrayBuffer());
     const sheet = workbook.worksheets[0]!;
     expect(sheet.name).toBe('设备');
-    const values = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1, 5);
-    expect(values(1)).toEqual(['序列号', '名称', '标签', '备注']);
-    expect(values(2)).toEqual(['EXP-A4', '+1 lobby', 'Floor 2', '-2']);
+    const values = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1, 6);
+    expect(values(1)).toEqual(['序列号', '名称', '标签', '位置', '备注']);
+    expect(values(2)).toEqual(['EXP-A4', '+1 lobby', 'Floor 2', undefined, '-2']);
     expect(sheet.getRow(3).getCell(2).formula).toBeUndefined();
-    expect(values(3)).toEqual(['EXP-A3', '=SUM(A1)', 'Floor 2', '@cmd']);
-    expect(values(5)).toEqual(['EXP-A2', 'Say "hi"', 'Floor 1', 'line one\nline two']);
+    expect(values(3)).toEqual(['EXP-A3', '=SUM(A1)', 'Floor 2', undefined, '@cmd']);
+    expect(values(5)).toEqual(['EXP-A2', 'Say "hi"', 'Floor 1', undefined, 'line one\nline two']);
     expect(sheet.rowCount).toBe(5);
   });
 
@@ -215,5 +216,7 @@ describe('csvField', () => {
     expect(csvField('\t=1')).toBe("'\t=1");
     expect(csvField('=a,b')).toBe('"\'=a,b"');
     expect(csvField('a=b')).toBe('a=b');
+    expect(csvField("'=x")).toBe("''=x");
+    expect(csvField("'x")).toBe("'x");
   });
 });

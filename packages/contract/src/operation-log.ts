@@ -104,6 +104,7 @@ export const OPERATION_ACTIONS = [
   'server.renew',
   // devices, labels, commands
   'device.update',
+  'device.import',
   'device.remove',
   'device.upgradeApk',
   'device.uninstallApk',

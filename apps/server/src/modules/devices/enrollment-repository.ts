@@ -33,7 +33,10 @@ export class EnrollmentRepository {
    * no lock between a read and a write, and two enrollments of one serial at once are ordered by
    * its unique key: the one that comes second re-enrolls, so the password issued last is valid.
    */
-  async enrollForPanel(secretHash: string, panel: EnrollingPanel): Promise<{ id: number } | undefined> {
+  async enrollForPanel(
+    secretHash: string,
+    panel: EnrollingPanel,
+  ): Promise<{ id: number; org_id: number } | undefined> {
     // A serial the company removed keeping its history returns to it, enabled, with that history.
     // (A statement of its own: SQLite runs the list's triggers under the upsert's conflict rule.)
     await sql`UPDATE devices SET org_id = removed_from, removed_from = NULL, state = 1
@@ -45,7 +48,7 @@ export class EnrollmentRepository {
       ...(panel.model !== undefined ? [sql`model = excluded.model`] : []),
       ...(panel.machineType !== undefined ? [sql`machine_type = excluded.machine_type`] : []),
     ];
-    const { rows } = await sql<{ id: number }>`
+    const { rows } = await sql<{ id: number; org_id: number }>`
       INSERT INTO devices (org_id, device_key, name, secret_hash, enrolled_at, model, machine_type)
       SELECT s.org_id, ${panel.deviceKey}, ${panel.deviceKey}, ${panel.passwordHash}, CAST(${panel.enrolledAt} AS bigint),
         ${panel.model ?? ''}, ${panel.machineType ?? ''}
@@ -53,7 +56,7 @@ export class EnrollmentRepository {
       ON CONFLICT (device_key) DO UPDATE SET
         ${sql.join([sql`secret_hash = excluded.secret_hash`, sql`enrolled_at = excluded.enrolled_at`, ...reported])}
       WHERE devices.org_id = excluded.org_id
-      RETURNING id`.execute(this.db);
+      RETURNING id, org_id`.execute(this.db);
     return rows[0];
   }
 

@@ -26,6 +26,15 @@ export class EnrollmentService {
      * ones and an external broker learns the new password.
      */
     private readonly onCredentialsChanged: (deviceKey: string, password: string) => void | Promise<void>,
+    /**
+     * Called when a panel has enrolled into its company, before the reply (what a CSV import said
+     * about its serial is applied then). A failure fails the enrollment, which the panel repeats.
+     */
+    private readonly onEnrolled: (panel: {
+      orgId: number;
+      id: number;
+      deviceKey: string;
+    }) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   async enroll(request: device.EnrollmentRequest): Promise<device.EnrollmentReply> {
@@ -40,6 +49,7 @@ export class EnrollmentService {
       ...(request.machineType ? { machineType: request.machineType } : {}),
     });
     if (!enrolled) throw new Refusal('device.enrollmentRefused', 'forbidden');
+    await this.onEnrolled({ orgId: enrolled.org_id, id: enrolled.id, deviceKey: request.serial });
     await this.onCredentialsChanged(request.serial, password);
     return {
       v: device.PROTOCOL_VERSION,

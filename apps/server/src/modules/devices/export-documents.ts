@@ -20,6 +20,7 @@ const COLUMNS: Column[] = [
   { key: 'serial', width: 24, cell: (d) => d.record.device_key },
   { key: 'name', width: 24, cell: (d) => d.record.name },
   { key: 'labels', width: 30, cell: (d) => d.labels.join(LABEL_SEPARATOR) },
+  { key: 'location', width: 24, cell: (d) => d.record.location },
   { key: 'remark', width: 30, cell: (d) => d.record.remark },
   {
     key: 'online',
@@ -47,11 +48,13 @@ const headings = (language: Language) => COLUMNS.map((c) => translate(language, 
 
 /**
  * A text as one CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break, quotes
- * doubled. A text a spreadsheet would run as a formula (starting with = + - @, or a tab or carriage
- * return before one) gets a leading apostrophe, so it opens as the text it is.
+ * doubled. A text a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage
+ * return) gets a leading apostrophe, so it opens as the text it is; so does such a text after
+ * apostrophes, so that the import (import-lines.ts, cellText) drops exactly one and reads back
+ * what was exported.
  */
 export function csvField(text: string): string {
-  const guarded = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  const guarded = /^'*[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
 }
 

@@ -6,6 +6,9 @@ import { deviceExportRoutes } from './export-routes.js';
 import { DeviceExportService } from './export-service.js';
 import { EnrollmentRepository } from './enrollment-repository.js';
 import { EnrollmentService } from './enrollment-service.js';
+import { DeviceImportRepository } from './import-repository.js';
+import { deviceImportRoutes } from './import-routes.js';
+import { DeviceImportService } from './import-service.js';
 import { DeviceListRepository } from './list-repository.js';
 import { DeviceListService } from './list-service.js';
 import { DeviceOrderIndex } from './order-index.js';
@@ -40,6 +43,14 @@ export function installDevices(
 ): DeviceService {
   const { kysely, clock } = f;
   const enrollmentSecrets = new EnrollmentRepository(kysely);
+  const imports = new DeviceImportService({
+    clock,
+    imports: new DeviceImportRepository(kysely),
+    transact: transactor(kysely, (trx) => ({
+      imports: new DeviceImportRepository(trx),
+      log: f.operationLogIn(trx),
+    })),
+  });
   const deviceService = new DeviceService(needs.devices, enrollmentSecrets, clock);
   const listRepository = new DeviceListRepository(kysely, f.db.dialect);
   const orderIndex = new DeviceOrderIndex(listRepository, undefined, (err) =>
@@ -51,6 +62,7 @@ export function installDevices(
       clock,
       needs.enrollment,
       needs.access.credentialsChanged,
+      (panel) => imports.enrolled(panel.orgId, panel.id, panel.deviceKey),
     ),
     devices: deviceService,
     list: new DeviceListService(listRepository, needs.devices, orderIndex),
@@ -71,5 +83,6 @@ export function installDevices(
     isOnline: needs.isOnline,
     clock,
   });
+  deviceImportRoutes(f.router, { imports });
   return deviceService;
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, App, Button, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
-import { TagsOutlined } from '@ant-design/icons';
+import { ImportOutlined, TagsOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { device } from '@panelfleet/contract';
 import { NOTICE_SECONDS } from '../../../api/ReplyEffects';
@@ -13,6 +13,7 @@ import { EditLabelsModal } from '../edit/EditLabelsModal';
 import { RemoveDeviceModal } from '../edit/RemoveDeviceModal';
 import { DeviceDetailModal } from '../detail/DeviceDetailModal';
 import { DeviceExportButtons } from './DeviceExportButtons';
+import { DeviceImportModal } from './DeviceImportModal';
 import { LabelChips } from './LabelChips';
 import { useDeviceList } from './useDeviceList';
 import { useOnlineState } from './useOnlineState';
@@ -29,6 +30,7 @@ export function DeviceListTab() {
   const [editing, setEditing] = useState<DeviceRow>();
   const [removing, setRemoving] = useState<DeviceRow>();
   const [labelling, setLabelling] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [screenTime, setScreenTime] = useState<DeviceRow>();
   const [detailId, setDetailId] = useState<number>();
 
@@ -121,6 +123,9 @@ export function DeviceListTab() {
               {t('devices.editLabels')}
               {selected.size ? ` (${selected.size})` : ''}
             </Button>
+            <Button icon={<ImportOutlined />} onClick={() => setImporting(true)} data-testid="import-devices">
+              {t('deviceImport.button')}
+            </Button>
             <DeviceExportButtons search={list.current} />
           </>
         }
@@ -169,6 +174,7 @@ export function DeviceListTab() {
         onClose={() => setLabelling(false)}
         onSaved={afterLabels}
       />
+      <DeviceImportModal open={importing} onClose={() => setImporting(false)} onImported={list.reload} />
       {screenTime && (
         <ScreenTimeModal
           deviceKey={screenTime.deviceKey}
