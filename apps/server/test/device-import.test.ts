@@ -239,13 +239,23 @@ describe.each(backends)('device CSV import on %s', (backend) => {
     });
   });
 
-  it('keeps two companies apart: another company’s serial is a bad line, a waiting record stays with its company', async () => {
+  it('keeps two companies apart: another company’s serial reads as unknown and is never changed, a waiting record stays with its company', async () => {
     const before = await snapshot(server);
     const seen = await preview(server, a, csv('serial,name', 'IMP-B1,Taken over'));
-    expect(seen.errorLines).toEqual([
-      { line: 2, column: 'serial', message: 'This serial number belongs to a panel of another company' },
+    const unknown = await preview(server, a, csv('serial,name', 'IMP-NOBODY,Taken over'));
+    // The same answer as for a serial no panel holds: nothing says that company B has it.
+    expect(seen).toMatchObject({ errors: 0, pending: 1, updated: 0 });
+    const shape = (p: typeof seen) => ({
+      ...p,
+      token: undefined,
+      changes: p.changes.map((c) => ({ ...c, serial: undefined })),
+    });
+    expect(shape(seen)).toEqual(shape(unknown));
+    expect(seen.changes).toEqual([
+      { line: 2, serial: 'IMP-B1', kind: 'pending', fields: [{ field: 'name', from: '', to: 'Taken over' }] },
     ]);
     expect(await snapshot(server)).toEqual(before);
+    await importFile(server, a, csv('serial,name', 'IMP-B1,Taken over'));
     expect((await panel(server, 'IMP-B1'))?.name).toBe('IMP-B1');
 
     await importFile(server, a, csv('serial,name,labels', 'IMP-BOTH,A wants it,A label'));
@@ -260,8 +270,13 @@ describe.each(backends)('device CSV import on %s', (backend) => {
       .execute();
     expect(pending).toEqual([{ org_id: expect.any(Number), name: 'A wants it' }]);
     expect(pending[0]!.org_id).not.toBe(enrolled!.org_id);
-    // For A the serial is now another company's panel.
-    expect((await preview(server, a, csv('serial,name', 'IMP-BOTH,A again'))).errors).toBe(1);
+    // For A the serial is still not its panel: its waiting record is updated, B's panel is not.
+    expect(await preview(server, a, csv('serial,name', 'IMP-BOTH,A again'))).toMatchObject({
+      errors: 0,
+      pending: 1,
+    });
+    await importFile(server, a, csv('serial,name', 'IMP-BOTH,A again'));
+    expect((await panel(server, 'IMP-BOTH'))?.name).toBe('B wants it');
   });
 
   it('reads its own export back as no change at all (quoting and the formula guard round trip)', async () => {

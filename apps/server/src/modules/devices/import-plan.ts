@@ -27,7 +27,7 @@ export interface PlannedBatch {
   newLabels: string[];
 }
 
-type Reads = Pick<DeviceImportRepository, 'panels' | 'heldElsewhere' | 'pending' | 'panelLabels'>;
+type Reads = Pick<DeviceImportRepository, 'panels' | 'pending' | 'panelLabels'>;
 
 const sameLabels = (a: string[], b: string[]) => a.length === b.length && a.every((n, i) => n === b[i]);
 
@@ -112,18 +112,10 @@ async function planBatch(
     orgId,
     [...panels.values()].map((p) => p.id),
   );
-  const elsewhere = await reads.heldElsewhere(
-    orgId,
-    serials.filter((s) => !panels.has(s)),
-  );
   const waiting = new Map((await reads.pending(orgId, serials)).map((w) => [w.device_key, w]));
   const batch: PlannedBatch = { planned: [], problems: [], newLabels: [] };
   const newLabels = new Set<string>();
   for (const line of lines) {
-    if (elsewhere.has(line.serial)) {
-      batch.problems.push({ line: line.line, column: 'serial', key: 'deviceImport.serialElsewhere' });
-      continue;
-    }
     for (const name of line.labels ?? []) if (!known.has(name)) newLabels.add(name);
     const panel = panels.get(line.serial);
     if (panel) {
@@ -131,6 +123,9 @@ async function planBatch(
       batch.planned.push({ line, kind: fields.length ? 'update' : 'unchanged', fields, panelId: panel.id });
       continue;
     }
+    // Not the company's panel: a waiting record, also when another company's panel holds the
+    // serial. Saying so would tell one company what another enrolled (enrollment never does); the
+    // record applies only if that panel ever enrolls into this company.
     const w = waiting.get(line.serial);
     const fields = changes(line, {
       name: w?.name ?? '',

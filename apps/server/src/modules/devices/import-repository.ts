@@ -50,23 +50,6 @@ export class DeviceImportRepository {
       .execute();
   }
 
-  /**
-   * The serials among these that a panel of another company holds (the serial is unique across
-   * companies). A panel this company removed keeping its history is not one: it comes back to
-   * this company if it enrolls again, so the import waits for it like for a new one.
-   */
-  async heldElsewhere(orgId: number, serials: string[]): Promise<Set<string>> {
-    if (!serials.length) return new Set();
-    const rows = await this.db
-      .selectFrom('devices')
-      .select('device_key')
-      .where('device_key', 'in', serials)
-      .where('org_id', '!=', orgId)
-      .where((eb) => eb.or([eb('removed_from', 'is', null), eb('removed_from', '!=', orgId)]))
-      .execute();
-    return new Set(rows.map((r) => r.device_key));
-  }
-
   /** The label names of the company's panels, sorted as the import sorts a labels cell. */
   async panelLabels(orgId: number, deviceIds: number[]): Promise<Map<number, string[]>> {
     const map = new Map<number, string[]>();
