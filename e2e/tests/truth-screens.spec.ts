@@ -284,6 +284,9 @@ test('the device map shows the panels', async ({ page }) => {
   await page.getByTestId('fleet-map-toggle-china').click();
   await everyWay(page, 'device-map-china', async (p) => {
     await expect(p.getByTestId('fleet-map-china')).toBeVisible();
+    // Riverside School is in Shanghai: all six panels are on the China map, none elsewhere.
+    await expect(p.getByTestId('fleet-map-located')).toHaveAttribute('data-value', '6');
+    await expect(p.getByTestId('fleet-map-elsewhere')).toHaveCount(0);
   });
 });
 
