@@ -332,3 +332,20 @@ test('the OTA files table fits: whole column titles, long names ellipsised', asy
     }
   });
 });
+
+test('without a mail server the forgotten-password page says where the mail went, in Chinese too', async ({
+  page,
+}) => {
+  // The page offers the language switch before signing in; the reply is in the language chosen.
+  await page.addInitScript(() => {
+    if (!window.localStorage.getItem('language')) window.localStorage.setItem('language', 'zh-CN');
+  });
+  await page.goto(`${url}/findPassword`);
+  await page.locator('input[autocomplete="email"]').fill('customer1@example.com');
+  await page.getByTestId('find-password-submit').click();
+  await expect(page.locator('.ant-modal-confirm')).toContainText('重置邮件已写入服务器的发件箱文件夹');
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await snapshot(page, `truth-find-password-outbox-${size.width}-zh-CN`);
+  }
+});
