@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
-import { accounts as accountCalls, device, menuFor, type ShellUser } from '@panelfleet/contract';
+import { accounts as accountCalls, dashboard, device, menuFor, type ShellUser } from '@panelfleet/contract';
 import { apiCall } from '../support/api.js';
 import { tokenHash } from '@panelfleet/server/tokens';
 import { snapshot } from '../support/screenshots.js';
@@ -197,5 +197,14 @@ test('every list the demo fills has rows: catalog, distributor, programs, users,
   await snapshot(page, 'demo-map-world-1440');
   await page.getByTestId('fleet-map-toggle-china').click();
   await expect(page.getByTestId('fleet-map-china')).toBeVisible();
+  // The China map counts the panels it shows; those in London and Mountain View are elsewhere.
+  const located = (await apiCall(page, url, dashboard.mapDevices, {})).listObject;
+  const abroad = located.filter((d) => d.longitude < 20).length; // London is at 0° and a bit east
+  expect(abroad).toBeGreaterThan(0);
+  await expect(page.getByTestId('fleet-map-elsewhere')).toHaveAttribute('data-value', String(abroad));
+  await expect(page.getByTestId('fleet-map-located')).toHaveAttribute(
+    'data-value',
+    String(located.length - abroad),
+  );
   await snapshot(page, 'demo-map-china-1440');
 });

@@ -3,12 +3,21 @@ import { Card, Col, Row, Statistic } from 'antd';
 import { DesktopOutlined, TeamOutlined, UserOutlined, WifiOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { dashboard } from '@panelfleet/contract';
+import { usePrefersReducedMotion } from '../../app/reducedMotion';
 
-/** Counts up to `value` over the spec's animation time (3.5 s), from where it stood. */
+/**
+ * Counts up to `value` over the spec's animation time (3.5 s), from where it stood. When the
+ * operator's system asks for less motion, the value shows at once.
+ */
 function useCountUp(value: number, seconds: number = dashboard.DASHBOARD.counterAnimation) {
+  const reducedMotion = usePrefersReducedMotion();
   const [shown, setShown] = useState(0);
   const from = useRef(0);
   useEffect(() => {
+    if (reducedMotion) {
+      from.current = value;
+      return;
+    }
     const start = performance.now();
     const origin = from.current;
     let frame = 0;
@@ -22,8 +31,8 @@ function useCountUp(value: number, seconds: number = dashboard.DASHBOARD.counter
     };
     frame = requestAnimationFrame(step);
     return () => cancelAnimationFrame(frame);
-  }, [value, seconds]);
-  return shown;
+  }, [value, seconds, reducedMotion]);
+  return reducedMotion ? value : shown;
 }
 
 function Counter({

