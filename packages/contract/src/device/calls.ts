@@ -97,6 +97,8 @@ export const deviceRow = z.object({
   deviceName: z.string(),
   deviceKey: z.string(),
   remark: z.string(),
+  /** Where the panel is (room, floor, address), given by an operator or an import; '' when not given. */
+  location: z.string(),
   state: z.union([z.literal(0), z.literal(1)]),
   tag: z.string(),
   isOnline: z.enum(['1', '0']),
@@ -128,6 +130,8 @@ export type DeviceRow = z.infer<typeof deviceRow>;
 /** Longest device name and remark (spec 2 section 5: the remark's limit is ours to choose). */
 export const DEVICE_NAME_MAX_WIDTH = 64;
 export const DEVICE_REMARK_MAX = 200;
+/** The longest location (width units; a Chinese character counts 2). */
+export const DEVICE_LOCATION_MAX_WIDTH = 128;
 export const LABEL_NAME_MAX_WIDTH = 32;
 /** Labels travel joined by a dash (spec 2 section 3), so a label name cannot contain one. */
 export const TAG_SEPARATOR = '-';
@@ -187,7 +191,7 @@ export const updateDevice = defineCall({
   method: 'POST',
   path: '/platform/device/update',
   summary:
-    'Edit a device: name, labels (replacing its labels; unknown names become new labels), remark and state; the serial number cannot change',
+    'Edit a device: name, labels (replacing its labels; unknown names become new labels), remark, location and state; the serial number cannot change',
   tag: 'devices',
   access: callers.deviceOperators,
   params: z.object({
@@ -206,6 +210,12 @@ export const updateDevice = defineCall({
       .optional()
       .transform((v) => v ?? ''),
     state: z.enum(['0', '1'], { error: 'deviceManage.stateInvalid' }).transform((v) => (v === '1' ? 1 : 0)),
+    /** Absent: the location stays as it is (callers that predate it). */
+    location: z
+      .string()
+      .trim()
+      .refine((v) => textWidth(v) <= DEVICE_LOCATION_MAX_WIDTH, { error: 'deviceManage.locationTooLong' })
+      .optional(),
   }),
   reply: emptyReply,
 });

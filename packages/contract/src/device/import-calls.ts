@@ -16,8 +16,6 @@ export const DEVICE_IMPORT_MAX_BYTES = 16 * 1024 * 1024;
 export const DEVICE_IMPORT_MAX_LINES = 100_000;
 /** A preview lists at most this many changes and this many errors (the counts cover all of them). */
 export const DEVICE_IMPORT_LISTED = 500;
-/** The longest location (width units). */
-export const DEVICE_LOCATION_MAX_WIDTH = 128;
 /** The columns an import reads; the others of an export (online, state, …) are ignored. */
 export const DEVICE_IMPORT_COLUMNS = ['serial', 'name', 'labels', 'location', 'remark'] as const;
 export type DeviceImportColumn = (typeof DEVICE_IMPORT_COLUMNS)[number];

@@ -13,6 +13,8 @@ export interface DeviceEdit {
   /** The names of the device's labels (the contract's `tag`). */
   labelNames: string[];
   remark: string;
+  /** Undefined: the location stays as it is. */
+  location?: string;
   state: number;
 }
 
@@ -42,7 +44,7 @@ export interface DeviceEditDeps {
 }
 
 /**
- * Edit device (spec 2 sections 5 and 7): name, labels, remark and state in one transaction, with
+ * Edit device (spec 2 sections 5 and 7): name, labels, remark, location and state in one transaction, with
  * its operation-log row. The serial number is the panel's identity and never changes here.
  */
 export class DeviceEditService {
@@ -57,19 +59,22 @@ export class DeviceEditService {
       if (edit.deviceKey !== found.device_key) throw new Refusal('deviceManage.serialReadOnly', 'invalid');
       const labelIds = await labels.ensureNames(orgId, edit.labelNames, now);
       await labels.replaceLabelsOf(orgId, [found.id], labelIds);
+      const location = edit.location ?? found.location;
       await devices.updateEditable(orgId, found.id, {
         name: edit.deviceName,
         remark: edit.remark,
+        location,
         state: edit.state,
       });
       await log.recordBy(caller, ip, 'device.update', {
-        k: 'deviceEdit',
+        k: 'deviceEditPlace',
         v: {
           device: found.device_key,
           name: edit.deviceName,
           labels: edit.labelNames,
           state: oplog.term(edit.state === 1 ? 'state.enabled' : 'state.disabled'),
           remark: edit.remark || oplog.term('none'),
+          location: location || oplog.term('none'),
         },
       });
       return found;

@@ -100,8 +100,12 @@ export class DeviceRepository {
     return keys.filter((k) => owned.has(k));
   }
 
-  /** What an operator may change: name, remark, state (1 enabled, 0 disabled). */
-  async updateEditable(orgId: number, id: number, set: { name: string; remark: string; state: number }) {
+  /** What an operator may change: name, remark, location, state (1 enabled, 0 disabled). */
+  async updateEditable(
+    orgId: number,
+    id: number,
+    set: { name: string; remark: string; location: string; state: number },
+  ) {
     await this.db.updateTable('devices').set(set).where('org_id', '=', orgId).where('id', '=', id).execute();
   }
 

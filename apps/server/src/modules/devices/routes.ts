@@ -61,6 +61,7 @@ export function deviceRoutes(router: Router, deps: DeviceRouteDeps) {
       deviceKey: params.deviceKey,
       labelNames: params.tag,
       remark: params.remark,
+      location: params.location,
       state: params.state,
     });
     return { hhtStatus: 'success', hhtMsg: translate(language, 'deviceManage.updated') };

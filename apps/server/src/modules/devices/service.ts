@@ -42,6 +42,7 @@ export function toDeviceRow(r: DeviceRecord, labelNames: string[], online: boole
     deviceName: r.name,
     deviceKey: r.device_key,
     remark: r.remark,
+    location: r.location,
     state: r.state === 1 ? 1 : 0,
     tag: labelNames.join('-'),
     isOnline: online ? '1' : '0',

@@ -38,6 +38,9 @@ export function InfoTab({ detail }: { detail: deviceDetail.DeviceDetail }) {
       <Descriptions.Item label={t('deviceDetail.version')}>{orDash(detail.otaVersion)}</Descriptions.Item>
       <Descriptions.Item label={t('deviceDetail.position')}>{position}</Descriptions.Item>
       <Descriptions.Item label={t('deviceDetail.serial')}>{detail.deviceKey}</Descriptions.Item>
+      <Descriptions.Item label={t('deviceDetail.location')}>
+        <span data-testid="detail-location">{orDash(detail.location)}</span>
+      </Descriptions.Item>
       <Descriptions.Item label={t('deviceDetail.networkIntensity')}>
         {detail.netWorkIntensity === null ? '—' : `${detail.netWorkIntensity}%`}
       </Descriptions.Item>

@@ -14,12 +14,13 @@ interface EditDeviceValues {
   deviceName: string;
   labels: string[];
   remark?: string;
+  location?: string;
   state: 0 | 1;
 }
 
 const fields = device.updateDevice.params.shape;
 
-/** Edit device (spec 2 sections 2 and 5): name, labels, remark with its counter, state; the serial number is read-only. */
+/** Edit device (spec 2 sections 2 and 5): name, labels, remark with its counter, location, state; the serial number is read-only. */
 export function EditDeviceModal({
   row,
   onClose,
@@ -40,6 +41,7 @@ export function EditDeviceModal({
       deviceName: [schemaRule(fields.deviceName, translate)],
       labels: [labelsRule(translate, pending)],
       remark: [schemaRule(fields.remark, translate)],
+      location: [schemaRule(fields.location, translate)],
     };
   }, [t]);
 
@@ -54,6 +56,7 @@ export function EditDeviceModal({
           deviceName: row.deviceName,
           labels: row.tag.split(device.TAG_SEPARATOR).filter(Boolean),
           remark: row.remark,
+          location: row.location,
           state: row.state,
         }
       }
@@ -64,6 +67,7 @@ export function EditDeviceModal({
           deviceKey: row?.deviceKey ?? '',
           tag: withPending(v.labels, pending.current).join(device.TAG_SEPARATOR),
           remark: v.remark?.trim() ?? '',
+          location: v.location?.trim() ?? '',
           state: v.state === 1 ? '1' : '0',
         });
         pending.current = '';
@@ -104,6 +108,9 @@ export function EditDeviceModal({
           maxLength={device.DEVICE_REMARK_MAX}
           data-testid="device-edit-remark"
         />
+      </Form.Item>
+      <Form.Item name="location" label={t('devices.location')} rules={rules.location}>
+        <Input data-testid="device-edit-location" />
       </Form.Item>
       <Form.Item name="state" label={t('devices.state')}>
         <Radio.Group
