@@ -118,6 +118,7 @@ test('edits a device: name and label rules, an unconfirmed label counts, remark 
 
   await dialog.getByTestId('device-edit-name').fill(`Science Hall ${run}`);
   await dialog.getByTestId('device-edit-remark').fill('By the stairs');
+  await dialog.getByTestId('device-edit-location').fill('Science block, room 2');
   await expect(dialog.locator('.ant-input-data-count')).toHaveText('13 / 200');
   await chooseLabel(dialog.getByTestId('device-edit-labels'), page, science, true);
   // Typed but not confirmed with Enter: it counts and is saved too.
@@ -133,11 +134,19 @@ test('edits a device: name and label rules, an unconfirmed label counts, remark 
   await expect(edited.getByTestId('device-labels')).toContainText(science);
   await expect(edited.getByTestId('device-labels')).toContainText(north);
   await expect(edited).toContainText('By the stairs');
+  // The location is the panel's, shown in its detail.
+  await edited.getByTestId('device-name').click();
+  await expect(page.getByTestId('detail-location')).toHaveText('Science block, room 2');
+  await snapshot(page, 'device-detail-location-en-US');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('detail-location')).toBeHidden();
 
   // The same dialog in Chinese.
   await switchLanguage(page, 'zh-CN');
   await edited.getByTestId('row-edit').click();
   await expect(page.locator('.ant-modal-title')).toHaveText('编辑设备');
+  await expect(page.getByTestId('device-edit').getByText('位置', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('device-edit-location')).toHaveValue('Science block, room 2');
   await page.getByTestId('device-edit').getByTestId('device-edit-name').fill('');
   await page.getByTestId('device-edit').getByTestId('device-edit-ok').click();
   await expect(page.getByTestId('device-edit').getByText('请输入设备名称')).toBeVisible();

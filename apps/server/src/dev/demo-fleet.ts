@@ -1,14 +1,41 @@
 import crypto from 'node:crypto';
 import { device } from '@panelfleet/contract';
 import type { Db } from '../db/database.js';
-import { demoClient } from './demo-client.js';
+import { demoSession } from './demo-client.js';
 
-/** The demo's labels: a name and how many of the panels (in name order) it holds. */
+/** The demo's labels: a name, how many of the panels (in name order) it holds, and where they hang. */
 const LABELS = [
-  { name: 'Classrooms', from: 0, count: 12 },
-  { name: 'Library', from: 12, count: 6 },
-  { name: 'Lobby screens', from: 18, count: 4 },
+  { name: 'Classrooms', from: 0, count: 12, location: (i: number) => `Building A, room ${101 + i}` },
+  { name: 'Library', from: 12, count: 6, location: (i: number) => `Library, floor ${1 + (i % 2)}` },
+  { name: 'Lobby screens', from: 18, count: 4, location: () => 'Main entrance hall' },
 ] as const;
+
+/**
+ * The panels' locations, set as an operator would from a spreadsheet: one CSV through the
+ * device import's preview and apply (docs/device-import.md).
+ */
+async function importLocations(
+  baseUrl: string,
+  cookie: string,
+  panels: Array<{ deviceKey: string; location: string }>,
+) {
+  const csv = ['serial,location', ...panels.map((p) => `${p.deviceKey},"${p.location}"`)].join('\n');
+  const send = async (path: string, token?: string) => {
+    const form = new FormData();
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'locations.csv');
+    if (token) form.append('token', token);
+    const response = await fetch(baseUrl + path, { method: 'POST', headers: { cookie }, body: form });
+    const body = (await response.json()) as {
+      hhtStatus?: string;
+      hhtMsg?: string;
+      dataObject?: { token?: string };
+    };
+    if (body.hhtStatus !== 'success') throw new Error(`demo locations: ${path} refused: ${body.hhtMsg}`);
+    return body.dataObject;
+  };
+  const preview = await send(device.DEVICE_IMPORT_PREVIEW_PATH);
+  await send(device.DEVICE_IMPORT_APPLY_PATH, preview?.token);
+}
 
 /**
  * Labels with panels in them and a command history, made through the HTTP API as the console
@@ -23,12 +50,13 @@ export async function seedDemoFleet(
   panels: number,
   log: (message: string) => void,
 ): Promise<string> {
-  const request = await demoClient(baseUrl, db, 'operator1', 'operator123', 'demo labels');
+  const session = await demoSession(baseUrl, db, 'operator1', 'operator123', 'demo labels');
+  const request = session.request;
   const labels = device.listGroups.reply.parse(await request('GET', '/platform/group/list'));
   if (labels.listObject.length > 0) return 'labels and command history: as left by the last run';
 
   // Wait for the simulated panels to enroll and connect (they start with the server).
-  let online: Array<{ deviceId: number; deviceName: string }> = [];
+  let online: Array<{ deviceId: number; deviceName: string; deviceKey: string }> = [];
   for (let attempt = 0; attempt < 120; attempt++) {
     const page = device.listDevices.reply.parse(
       await request('GET', `/platform/device/list?start=1&size=${panels}&deviceName=DEMO`),
@@ -56,6 +84,15 @@ export async function seedDemoFleet(
     });
   }
   log(`demo: labels ${LABELS.map((l) => `${l.name} (${l.count})`).join(', ')}`);
+  await importLocations(
+    baseUrl,
+    session.cookie(),
+    LABELS.flatMap((l) =>
+      online
+        .slice(l.from, l.from + l.count)
+        .map((d, i) => ({ deviceKey: d.deviceKey, location: l.location(i) })),
+    ),
+  );
 
   // A morning's remote control: to labels and to single panels, each answered by the panel.
   const toLabel = (name: string, order: string, value?: string) =>
