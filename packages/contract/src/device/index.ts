@@ -7,3 +7,5 @@ export * from './csv-calls.js';
 export * from './receipts.js';
 export * from './retry.js';
 export * from './removal.js';
+export * from './label-filter.js';
+export * from './label-calls.js';

@@ -102,6 +102,7 @@ export class OtaTaskService {
         payload,
         payloadLabel: file.ota_version,
         labelIds: p.tagIds,
+        keepAdding: p.keepAdding === '1',
         skip,
         timeEnable: p.timeEnable === '1',
         fireAt,
