@@ -96,7 +96,10 @@ export function presenceInsert(
  * older than the one the row holds is not written, so instances that write one panel's changes
  * out of order leave the newest.
  */
-export function presenceUpdate(dialect: Dialect, changes: Array<{ id: number } & PresenceChange>): RawBuilder<unknown> {
+export function presenceUpdate(
+  dialect: Dialect,
+  changes: Array<{ id: number } & PresenceChange>,
+): RawBuilder<unknown> {
   const newest = new Map<number, { id: number } & PresenceChange>();
   for (const c of changes) {
     const held = newest.get(c.id);

@@ -9,7 +9,8 @@ import { groupRow, labelFilter } from './label-filter.js';
 export const saveDynamicGroup = defineCall({
   method: 'POST',
   path: '/platform/group/saveDynamic',
-  summary: 'Create a dynamic label (no groupId) or change its name and filter; its panels are those the filter matches',
+  summary:
+    'Create a dynamic label (no groupId) or change its name and filter; its panels are those the filter matches',
   tag: 'labels',
   access: callers.deviceOperators,
   params: z.object({

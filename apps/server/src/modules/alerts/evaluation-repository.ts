@@ -129,7 +129,9 @@ export class AlertEvaluationRepository {
     const c = rule.condition;
     switch (c.kind) {
       case 'offline': {
-        const rows = await (await this.devices(rule, now))
+        const rows = await (
+          await this.devices(rule, now)
+        )
           .select('devices.last_seen_at')
           .where('devices.last_seen_at', 'is not', null)
           .where('devices.last_seen_at', '<=', now - c.minutes * MINUTE)
@@ -149,7 +151,9 @@ export class AlertEvaluationRepository {
         const last = sql<number>`${sql.raw(fn)}(devices.enrolled_at, ${sql.join(
           REPORTED_AT.map((col) => sql`coalesce(${sql.ref(`devices.${col}`)}, 0)`),
         )})`;
-        const rows = await (await this.devices(rule, now))
+        const rows = await (
+          await this.devices(rule, now)
+        )
           .select(last.as('reported_at'))
           .where(last, '<=', now - c.minutes * MINUTE)
           .execute();
@@ -190,7 +194,9 @@ export class AlertEvaluationRepository {
           .groupBy('abnormal_logs.device_id')
           .having((eb) => eb.fn.countAll(), '>', c.count);
         if (c.apps.length) logs = logs.where('abnormal_logs.app_name', 'in', c.apps);
-        const rows = await (await this.devices(rule, now))
+        const rows = await (
+          await this.devices(rule, now)
+        )
           .innerJoin(logs.as('l'), 'l.device_id', 'devices.id')
           .select('l.n')
           .execute();
@@ -213,7 +219,9 @@ export class AlertEvaluationRepository {
           .where('commands.status', 'in', ['failed', 'expired'])
           .where('commands.updated_at', '>=', Math.max(rule.createdAt, now - COMMAND_WINDOW_MS))
           .groupBy('commands.device_id');
-        const rows = await (await this.devices(rule, now))
+        const rows = await (
+          await this.devices(rule, now)
+        )
           .innerJoin(failed.as('f'), 'f.device_id', 'devices.id')
           .select(['f.failed_at', 'f.n'])
           .where((eb) =>

@@ -175,9 +175,16 @@ export class DeviceRepository {
       .where('filter', 'is not', null)
       .execute();
     if (dynamic.length) {
-      const members = await labelMembers(this.db, orgId, dynamic.map((l) => l.id), now);
+      const members = await labelMembers(
+        this.db,
+        orgId,
+        dynamic.map((l) => l.id),
+        now,
+      );
       // One pass over the devices: a 0/1 column per dynamic label.
-      const columns = dynamic.map((l, i) => sql`CASE WHEN ${members.anyOf('d', [l.id])} THEN 1 ELSE 0 END AS ${sql.ref(`m${i}`)}`);
+      const columns = dynamic.map(
+        (l, i) => sql`CASE WHEN ${members.anyOf('d', [l.id])} THEN 1 ELSE 0 END AS ${sql.ref(`m${i}`)}`,
+      );
       for (let i = 0; i < deviceIds.length; i += LABEL_NAMES_CHUNK) {
         const part = deviceIds.slice(i, i + LABEL_NAMES_CHUNK);
         const found = await sql<Record<string, number>>`SELECT d.id, ${sql.join(columns)} FROM devices d

@@ -4,5 +4,11 @@
  * (labels, commands, notifications, rollouts, alerts, screenshots, API tokens, devices) read it
  * from ./repository.js, and it depends on no module, so no import cycle runs through it.
  */
-export { LabelMembership, labelMembers, likePattern, parseStoredFilter, referencedLabels } from './repository.js';
+export {
+  LabelMembership,
+  labelMembers,
+  likePattern,
+  parseStoredFilter,
+  referencedLabels,
+} from './repository.js';
 export { compareVersions } from './versions.js';

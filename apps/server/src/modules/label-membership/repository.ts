@@ -80,17 +80,20 @@ export class LabelMembership {
       wanted = [...new Set(next)].filter((id) => !labels.has(id));
     }
     const filters = [...labels.values()].map((l) => l.filter).concat(extra ? [extra] : []);
-    const needsVersions = filters.some((f) => f && f !== 'broken' && f.firmware && (f.firmware.min || f.firmware.max));
-    const versions = needsVersions && orgIds.length
-      ? (
-          await db
-            .selectFrom('devices')
-            .select('ota_version')
-            .distinct()
-            .where('org_id', 'in', orgIds)
-            .execute()
-        ).map((r) => r.ota_version)
-      : [];
+    const needsVersions = filters.some(
+      (f) => f && f !== 'broken' && f.firmware && (f.firmware.min || f.firmware.max),
+    );
+    const versions =
+      needsVersions && orgIds.length
+        ? (
+            await db
+              .selectFrom('devices')
+              .select('ota_version')
+              .distinct()
+              .where('org_id', 'in', orgIds)
+              .execute()
+          ).map((r) => r.ota_version)
+        : [];
     return new LabelMembership(orgIds, labels, versions, now);
   }
 
@@ -228,5 +231,4 @@ export const labelMembers = (
   orgId: number | number[],
   labelIds: number[],
   now = Date.now(),
-) =>
-  LabelMembership.load(db, orgId, labelIds, now);
+) => LabelMembership.load(db, orgId, labelIds, now);

@@ -26,7 +26,12 @@ export class LabelRepository {
    * index (org_id, name) decides, so parallel inserts of one name make one label and no error
    * (on PostgreSQL a second insert waits for the first to commit, then does nothing).
    */
-  async insert(orgId: number, name: string, now: number, filter: string | null = null): Promise<number | undefined> {
+  async insert(
+    orgId: number,
+    name: string,
+    now: number,
+    filter: string | null = null,
+  ): Promise<number | undefined> {
     const row = await this.db
       .insertInto('labels')
       .values({ org_id: orgId, name, created_at: now, filter })
@@ -83,9 +88,9 @@ export class LabelRepository {
   /** How many of the company's panels a filter matches now (the console's live count). */
   async countMatching(orgId: number, filter: device.LabelFilter, now: number): Promise<number> {
     const members = await LabelMembership.load(this.db, orgId, [], now, filter);
-    const row = await sql<{ n: number | string }>`SELECT count(*) AS n FROM devices d WHERE ${members.matches('d', filter)}`.execute(
-      this.db,
-    );
+    const row = await sql<{
+      n: number | string;
+    }>`SELECT count(*) AS n FROM devices d WHERE ${members.matches('d', filter)}`.execute(this.db);
     return Number(row.rows[0]!.n);
   }
 

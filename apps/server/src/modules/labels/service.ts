@@ -56,10 +56,12 @@ export class LabelService {
   ): Promise<number> {
     const orgId = caller.orgId;
     const named = [...new Set(referencedLabels(input.filter))];
-    if (input.groupId !== undefined && named.includes(input.groupId)) throw new Refusal('labelFilter.invalid');
+    if (input.groupId !== undefined && named.includes(input.groupId))
+      throw new Refusal('labelFilter.invalid');
     const json = JSON.stringify(input.filter);
     return this.deps.transact(async ({ labels, log }) => {
-      if ((await labels.ownedCount(orgId, named)) !== named.length) throw new Refusal('label.notFound', 'notFound');
+      if ((await labels.ownedCount(orgId, named)) !== named.length)
+        throw new Refusal('label.notFound', 'notFound');
       if (input.groupId === undefined) {
         const id = await labels.insert(orgId, input.groupName, this.deps.clock.now(), json);
         if (id === undefined) throw new Refusal('group.nameTaken', 'conflict');

@@ -169,7 +169,9 @@ export class TaskCreator {
         .returning('id')
         .executeTakeFirstOrThrow();
       const reason = this.reasonOf(task.skip);
-      const members = task.deviceIds ? undefined : await labelMembers(trx, task.orgId, task.labelIds, task.now);
+      const members = task.deviceIds
+        ? undefined
+        : await labelMembers(trx, task.orgId, task.labelIds, task.now);
       // One wave needs no numbering: the rows stream straight from the labels into the task.
       const staged = task.waves.mode !== 'none';
       let sized = typeof waves === 'function' ? undefined : waves;
@@ -284,7 +286,13 @@ export class TaskCreator {
    * with. One INSERT ... SELECT ... WHERE NOT EXISTS; the number of panels added.
    */
   async addMatching(
-    task: { id: number; org_id: number; label_ids: string | null; keep_rules: string | null; wave_count: number },
+    task: {
+      id: number;
+      org_id: number;
+      label_ids: string | null;
+      keep_rules: string | null;
+      wave_count: number;
+    },
     now: number,
   ): Promise<number> {
     if (!task.label_ids) return 0;
@@ -295,14 +303,15 @@ export class TaskCreator {
       this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
     return within(async (trx) => {
       const members = await labelMembers(trx, task.org_id, labelIds, now);
-      const inserted = await sql`INSERT INTO rollout_targets (task_id, org_id, device_id, wave, state, reason, from_version, created_at, updated_at)
+      const inserted =
+        await sql`INSERT INTO rollout_targets (task_id, org_id, device_id, wave, state, reason, from_version, created_at, updated_at)
         SELECT ${task.id}, ${task.org_id}, s.id, CASE WHEN s.reason = '' THEN ${wave} ELSE -1 END,
           CASE WHEN s.reason = '' THEN 'queued' ELSE 'skipped' END, s.reason, s.ota_version, ${now}, ${now}
         FROM (SELECT d.id, d.ota_version, ${this.reasonOf(rules)} AS reason FROM devices d
           WHERE d.org_id = ${task.org_id} AND ${members.within('d', labelIds)}
           AND NOT EXISTS (SELECT 1 FROM rollout_targets t WHERE t.device_id = d.id AND t.task_id = ${task.id})) s`.execute(
-        trx,
-      );
+          trx,
+        );
       const added = Number(inserted.numAffectedRows ?? 0);
       if (!added) return 0;
       await trx
