@@ -14,6 +14,17 @@ export class LabelRepository {
   list(orgId: number) {
     return this.db
       .selectFrom('labels')
+      .select(['id', 'name'])
+      .where('org_id', '=', orgId)
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** The labels with their stored filters (null: a label of listed panels), by name. */
+  listWithFilters(orgId: number) {
+    return this.db
+      .selectFrom('labels')
       .select(['id', 'name', 'filter'])
       .where('org_id', '=', orgId)
       .orderBy('name')

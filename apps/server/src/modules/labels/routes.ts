@@ -8,7 +8,7 @@ export function labelRoutes(
   deps: { labels: LabelService; isOnline: (deviceKey: string) => boolean },
 ) {
   router.add(device.listGroups, async ({ session }) => {
-    const rows = await deps.labels.list(session.user.orgId);
+    const rows = await deps.labels.listWithFilters(session.user.orgId);
     return {
       hhtStatus: 'success',
       listObject: rows.map((label) => {

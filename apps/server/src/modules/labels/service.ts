@@ -39,6 +39,10 @@ export class LabelService {
     return this.deps.labels.list(orgId);
   }
 
+  listWithFilters(orgId: number) {
+    return this.deps.labels.listWithFilters(orgId);
+  }
+
   /** Refuses unless every id is a label of the organisation (another tenant's reads as missing). */
   async requireOwned(orgId: number, labelIds: number[]) {
     if ((await this.deps.labels.ownedCount(orgId, labelIds)) !== new Set(labelIds).size)
