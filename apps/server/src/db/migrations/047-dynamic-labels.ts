@@ -12,13 +12,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('online', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema.alterTable('devices').addColumn('online_at', 'bigint').execute();
-  // Member counts of filters on the indexed fields (machine type already has (machine_type, org_id)).
+  // Member counts of filters on the indexed fields (machine type alone already has (machine_type, org_id)).
   await db.schema
     .createIndex('devices_org_ota_version_idx')
     .on('devices')
     .columns(['org_id', 'ota_version'])
     .execute();
   await db.schema.createIndex('devices_org_online_idx').on('devices').columns(['org_id', 'online']).execute();
+  // Machine type and online together (a common pair: "online panels of this type") from one index.
+  await db.schema
+    .createIndex('devices_org_type_online_idx')
+    .on('devices')
+    .columns(['org_id', 'machine_type', 'online'])
+    .execute();
   // A rollout to labels may keep adding panels that start to match while it runs (hawkBit's dynamic rollout).
   await db.schema
     .alterTable('rollout_tasks')
