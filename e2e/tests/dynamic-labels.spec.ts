@@ -13,6 +13,8 @@ import { signIn } from '../support/session.js';
 const url = baseUrl('normal');
 const run = Date.now().toString(36).slice(-4);
 const FLEET = 6;
+/** The label page lists 5 panels a page. */
+const PAGE = 5;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -68,8 +70,9 @@ test('makes a dynamic label with the filter builder and sends a notification to 
   const chip = labels.getByTestId('label-chip').filter({ hasText: name });
   await expect(chip.getByTestId('label-chip-dynamic')).toHaveText('dynamic');
   await chip.click();
-  const rows = labels.getByTestId('label-devices').locator('.ant-table-tbody .ant-table-row');
-  await expect(rows).toHaveCount(FLEET);
+  const devices = labels.getByTestId('label-devices');
+  await expect(devices.locator('.ant-table-tbody .ant-table-row')).toHaveCount(PAGE);
+  await expect(labels.locator('.ant-pagination-item')).toHaveCount(2);
   await expect(labels.getByTestId('labels-edit-dynamic')).toBeVisible();
   await snapshotQuiet(page, 'dynamic-label-chips-en-US');
 
@@ -79,7 +82,7 @@ test('makes a dynamic label with the filter builder and sends a notification to 
   await broadcast.getByTestId('broadcast-chip').filter({ hasText: name }).click();
   await expect(
     broadcast.getByTestId('broadcast-devices').locator('.ant-table-tbody .ant-table-row'),
-  ).toHaveCount(FLEET);
+  ).toHaveCount(PAGE);
   await broadcast.getByTestId('broadcast-send').click();
   const notice = page.getByTestId('notice-modal');
   await notice.getByTestId('notice-title').fill(`Dynamic ${run}`);
@@ -124,7 +127,8 @@ test('the filter builder in Chinese, editing a dynamic label', async ({ page }) 
   await expect(count).toContainText(`${FLEET} 台设备符合条件`);
   await modal.getByTestId('dynamic-label-ok').click();
   await expect(modal).toBeHidden();
-  const rows = labels.getByTestId('label-devices').locator('.ant-table-tbody .ant-table-row');
-  await expect(rows).toHaveCount(FLEET);
+  const devices = labels.getByTestId('label-devices');
+  await expect(devices.locator('.ant-table-tbody .ant-table-row')).toHaveCount(PAGE);
+  await expect(labels.locator('.ant-pagination-item')).toHaveCount(2);
   await snapshotQuiet(page, 'dynamic-label-chips-zh-CN');
 });

@@ -110,6 +110,32 @@ export function DynamicLabelModal({
         <Input maxLength={32} data-testid="dynamic-label-name" />
       </Form.Item>
       <Typography.Paragraph type="secondary">{t('labels.dynamic.hint')}</Typography.Paragraph>
+      {!hasCondition(filter) ? (
+        <Alert
+          type="info"
+          showIcon
+          message={t('labels.dynamic.noCondition')}
+          data-testid="dynamic-label-count"
+        />
+      ) : failed ? (
+        <Alert
+          type="warning"
+          showIcon
+          message={t('labels.dynamic.countFailed')}
+          data-testid="dynamic-label-count"
+        />
+      ) : (
+        <Alert
+          type="success"
+          showIcon
+          data-testid="dynamic-label-count"
+          data-count={count ?? ''}
+          message={
+            count === undefined ? t('labels.dynamic.counting') : t('labels.dynamic.matching', { count })
+          }
+        />
+      )}
+      <Divider style={{ margin: '12px 0' }} />
       <Form.Item name="machineTypes" label={f('machineTypes')}>
         <Select mode="tags" tokenSeparators={[',']} open={false} data-testid="dynamic-label-machine-types" />
       </Form.Item>
@@ -202,32 +228,6 @@ export function DynamicLabelModal({
       <Form.Item name="notLabels" label={f('notLabels')}>
         <Select mode="multiple" options={others} optionFilterProp="label" data-testid="dynamic-label-not" />
       </Form.Item>
-      <Divider style={{ margin: '8px 0 12px' }} />
-      {!hasCondition(filter) ? (
-        <Alert
-          type="info"
-          showIcon
-          message={t('labels.dynamic.noCondition')}
-          data-testid="dynamic-label-count"
-        />
-      ) : failed ? (
-        <Alert
-          type="warning"
-          showIcon
-          message={t('labels.dynamic.countFailed')}
-          data-testid="dynamic-label-count"
-        />
-      ) : (
-        <Alert
-          type="success"
-          showIcon
-          data-testid="dynamic-label-count"
-          data-count={count ?? ''}
-          message={
-            count === undefined ? t('labels.dynamic.counting') : t('labels.dynamic.matching', { count })
-          }
-        />
-      )}
     </FormModal>
   );
 }
