@@ -257,6 +257,10 @@ describe.each(backends)('dynamic labels on %s', (backend) => {
       .listObject.find((l) => l.groupName === 'Listed A')!.groupId;
     const turned = await save(a, { groupId: listed, groupName: 'Listed A', filter: { online: true } });
     expect(turned.body.hhtStatus).toBe('fail');
+    // A dynamic label that names itself in its own filter is a bad filter.
+    const self = await save(a, { groupId: id, groupName: 'No hands', filter: { hasLabels: [id] } });
+    expect(self.status).toBe(400);
+    expect(self.body.hhtStatus).toBe('fail');
   });
 
   it('answers 400 in the envelope for a bad filter and changes nothing', async () => {

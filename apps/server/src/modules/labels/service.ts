@@ -61,7 +61,7 @@ export class LabelService {
     const orgId = caller.orgId;
     const named = [...new Set(referencedLabels(input.filter))];
     if (input.groupId !== undefined && named.includes(input.groupId))
-      throw new Refusal('labelFilter.invalid');
+      throw new Refusal('labelFilter.invalid', 'invalid');
     const json = JSON.stringify(input.filter);
     return this.deps.transact(async ({ labels, log }) => {
       if ((await labels.ownedCount(orgId, named)) !== named.length)
@@ -74,7 +74,7 @@ export class LabelService {
       }
       const found = await labels.find(orgId, input.groupId);
       if (!found) throw new Refusal('label.notFound', 'notFound');
-      if (found.filter === null) throw new Refusal('labelFilter.notDynamic');
+      if (found.filter === null) throw new Refusal('labelFilter.notDynamic', 'conflict');
       if (!(await labels.updateDynamic(orgId, input.groupId, input.groupName, json)))
         throw new Refusal('group.nameTaken', 'conflict');
       await log.recordBy(caller, ip, 'label.update', { k: 'name', v: { name: input.groupName } });
