@@ -130,6 +130,8 @@ export const otaTask = z.object({
   fireBy: z.number().nullable(),
   firedAt: z.number().nullable(),
   allowDowngrade: z.enum(['0', '1']),
+  /** "1": panels that start to match its labels while it runs are added (dynamic labels). */
+  keepAdding: z.enum(['0', '1']),
   maxDownloads: z.number().int().nullable(),
   waveMode: z.enum(WAVE_MODES),
   successShare: z.number().int(),

@@ -183,6 +183,7 @@ export class OtaTaskService {
       fireBy: task.fire_by,
       firedAt: task.fired_at,
       allowDowngrade: payload.allowDowngrade ? '1' : '0',
+      keepAdding: task.keep_adding === 1 ? '1' : '0',
       maxDownloads: task.max_downloads,
       waveMode: task.wave_mode,
       successShare: task.success_share,
