@@ -110,6 +110,7 @@ export const OPERATION_ACTIONS = [
   'device.uninstallApk',
   'label.create',
   'label.assign',
+  'label.update',
   'command.send',
   'command.powerUp',
   'command.labelSend',

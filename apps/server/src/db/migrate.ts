@@ -46,6 +46,7 @@ import * as sso from './migrations/045-sso.js';
 import * as screenshots from './migrations/042-screenshots.js';
 import * as panelHistory from './migrations/043-panel-history.js';
 import * as historyReads from './migrations/046-history-reads.js';
+import * as dynamicLabels from './migrations/047-dynamic-labels.js';
 import * as deviceImport from './migrations/048-device-import.js';
 
 interface DialectMigration {
@@ -94,6 +95,7 @@ const migrations: Record<string, DialectMigration> = {
   '042-screenshots': screenshots,
   '043-panel-history': panelHistory,
   '046-history-reads': historyReads,
+  '047-dynamic-labels': dynamicLabels,
   '048-device-import': deviceImport,
 };
 

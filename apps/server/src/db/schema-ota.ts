@@ -149,6 +149,12 @@ export interface RolloutTasksTable {
   lease_until: number | null;
   /** Digest of what is sent where; unique among open tasks of a kind and payload (migration 036). */
   same_key: Generated<string | null>;
+  /** 1: panels that start to match the task's labels while it runs are added (migration 047). */
+  keep_adding: Generated<number>;
+  /** JSON of the label ids the task targets (keep adding); null for a task of chosen panels. */
+  label_ids: Generated<string | null>;
+  /** JSON of the skip rules panels added later pass through (keep adding). */
+  keep_rules: Generated<string | null>;
 }
 
 export interface RolloutWavesTable {

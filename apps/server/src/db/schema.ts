@@ -160,6 +160,9 @@ export interface DevicesTable {
   clock_offset_at: number | null;
   /** A panel removed with its history kept: the company it was removed from (migration 037). */
   removed_from: Generated<number | null>;
+  /** 1 while the panel is connected, as the newest presence change wrote it (migration 047), and that change's time. */
+  online: Generated<number>;
+  online_at: Generated<number | null>;
 }
 
 /** A label of one organisation (the spec's group or tag). */
@@ -168,6 +171,8 @@ export interface LabelsTable {
   org_id: number;
   name: string;
   created_at: number;
+  /** JSON of a dynamic label's filter (contract labelFilter, migration 047); null: a label of listed panels. */
+  filter: Generated<string | null>;
 }
 
 /** Which devices carry which label. */

@@ -89,3 +89,27 @@ export function presenceInsert(
   );
   return sql`INSERT INTO panel_history (org_id, device_id, grp, at, n1, n2, n3, txt) SELECT devices.org_id, v.id, 'presence', v.at, v.online, NULL, NULL, v.reason FROM ${rowSet} JOIN devices ON devices.id = v.id`;
 }
+
+/**
+ * The panels' `online` column from their newest presence change of the batch (migration 047:
+ * dynamic labels filter on it in the database, whichever instance holds the connection). A change
+ * older than the one the row holds is not written, so instances that write one panel's changes
+ * out of order leave the newest.
+ */
+export function presenceUpdate(
+  dialect: Dialect,
+  changes: Array<{ id: number } & PresenceChange>,
+): RawBuilder<unknown> {
+  const newest = new Map<number, { id: number } & PresenceChange>();
+  for (const c of changes) {
+    const held = newest.get(c.id);
+    if (!held || c.at >= held.at) newest.set(c.id, c);
+  }
+  const rowSet = jsonRows(
+    dialect,
+    { id: 'int4', at: 'int8', online: 'int4' },
+    [...newest.values()].sort((a, b) => a.id - b.id).map((c) => [c.id, c.at, c.online ? 1 : 0]),
+  );
+  return sql`UPDATE devices SET online = v.online, online_at = v.at FROM ${rowSet}
+    WHERE devices.id = v.id AND v.at >= COALESCE(devices.online_at, 0)`;
+}

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import { jsonRows, type JsonRowColumns, type JsonRowType } from '../db/json-rows.js';
 import type { Database } from '../db/schema.js';
-import { historyBranch, historyInsert, presenceInsert } from './history-repository.js';
+import { historyBranch, historyInsert, presenceInsert, presenceUpdate } from './history-repository.js';
 import {
   BOOT_TOLERANCE_MS,
   bootTimeOf,
@@ -122,8 +122,11 @@ export class DeviceStateStore {
             await statement.execute(trx);
       }
       const presence = states.flatMap((state) => (state.presence ?? []).map((p) => ({ id: state.id, ...p })));
-      for (let i = 0; i < presence.length; i += this.maxRows)
-        await presenceInsert(this.dialect, presence.slice(i, i + this.maxRows)).execute(trx);
+      for (let i = 0; i < presence.length; i += this.maxRows) {
+        const part = presence.slice(i, i + this.maxRows);
+        await presenceInsert(this.dialect, part).execute(trx);
+        await presenceUpdate(this.dialect, part).execute(trx);
+      }
     });
   }
 

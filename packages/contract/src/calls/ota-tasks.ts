@@ -76,6 +76,8 @@ export const forceUpdate = defineCall({
         .max(100_000, { error: 'ota.shareInvalid' })
         .default(WAVE_DEFAULTS.minResults),
       allowDowngrade: z.enum(['0', '1'], { error: 'common.invalidParams' }).default('0'),
+      /** "1": panels that start to match the labels (dynamic ones) while the task runs are added to its last wave. */
+      keepAdding: z.enum(['0', '1'], { error: 'common.invalidParams' }).default('0'),
       maxDownloads: z.coerce
         .number({ error: 'ota.capInvalid' })
         .int({ error: 'ota.capInvalid' })
@@ -128,6 +130,8 @@ export const otaTask = z.object({
   fireBy: z.number().nullable(),
   firedAt: z.number().nullable(),
   allowDowngrade: z.enum(['0', '1']),
+  /** "1": panels that start to match its labels while it runs are added (dynamic labels). */
+  keepAdding: z.enum(['0', '1']),
   maxDownloads: z.number().int().nullable(),
   waveMode: z.enum(WAVE_MODES),
   successShare: z.number().int(),

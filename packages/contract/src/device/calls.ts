@@ -6,6 +6,7 @@ import { pageParams, requiredText, textWidth } from '../rules.js';
 import { optionalCalendarDate, utcOffsetParam } from '../dates.js';
 import { isRecordId, MAX_RECORD_ID } from '../ids.js';
 import { DEVICE_SEND_ORDERS, LABEL_ORDERS, SERVER_ORDER_CALLS, type Order } from './orders.js';
+import { groupRow } from './label-filter.js';
 import { enrollmentReply, enrollmentRequest, NETWORK_STATES, POWER_STATES } from './payloads.js';
 
 // Paths the spec does not show are chosen here in its style and recorded in this file.
@@ -240,7 +241,7 @@ export const listGroups = defineCall({
   tag: 'labels',
   access: callers.deviceOperators,
   params: z.object({}),
-  reply: listReply(group),
+  reply: listReply(groupRow),
 });
 
 export const insertGroup = defineCall({

@@ -8,3 +8,5 @@ export * from './receipts.js';
 export * from './retry.js';
 export * from './removal.js';
 export * from './import-calls.js';
+export * from './label-filter.js';
+export * from './label-calls.js';

@@ -4,6 +4,7 @@ import type { Dialect } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { Candidate, RuleTarget } from './candidates.js';
 import { AlertSubjectRepository } from './subject-repository.js';
+import { labelMembers } from '../label-membership/repository.js';
 
 const MINUTE = 60_000;
 /** A failed command counts this long (unless a later one succeeds): the read stays small. */
@@ -101,23 +102,16 @@ export class AlertEvaluationRepository {
     return out;
   }
 
-  private devices(rule: RuleTarget) {
+  /** The rule's panels: of its companies, and of its labels (listed or dynamic) when it names any. */
+  private async devices(rule: RuleTarget, now: number) {
     let q = this.db
       .selectFrom('devices')
       .select(['devices.id', 'devices.device_key', 'devices.name', 'devices.org_id'])
       .where('devices.org_id', 'in', rule.companyIds);
-    if (rule.labelIds.length)
-      q = q.where((eb) =>
-        eb(
-          'devices.id',
-          'in',
-          eb
-            .selectFrom('label_devices')
-            .select('label_devices.device_id')
-            .where('label_devices.label_id', 'in', rule.labelIds)
-            .where('label_devices.org_id', 'in', rule.companyIds),
-        ),
-      );
+    if (rule.labelIds.length) {
+      const members = await labelMembers(this.db, rule.companyIds, rule.labelIds, now);
+      q = q.where(members.anyOf('devices', rule.labelIds));
+    }
     return q;
   }
 
@@ -135,7 +129,9 @@ export class AlertEvaluationRepository {
     const c = rule.condition;
     switch (c.kind) {
       case 'offline': {
-        const rows = await this.devices(rule)
+        const rows = await (
+          await this.devices(rule, now)
+        )
           .select('devices.last_seen_at')
           .where('devices.last_seen_at', 'is not', null)
           .where('devices.last_seen_at', '<=', now - c.minutes * MINUTE)
@@ -155,7 +151,9 @@ export class AlertEvaluationRepository {
         const last = sql<number>`${sql.raw(fn)}(devices.enrolled_at, ${sql.join(
           REPORTED_AT.map((col) => sql`coalesce(${sql.ref(`devices.${col}`)}, 0)`),
         )})`;
-        const rows = await this.devices(rule)
+        const rows = await (
+          await this.devices(rule, now)
+        )
           .select(last.as('reported_at'))
           .where(last, '<=', now - c.minutes * MINUTE)
           .execute();
@@ -172,7 +170,7 @@ export class AlertEvaluationRepository {
           c.metric === 'ramUsedPercent'
             ? sql<number>`(100.0 * devices.ram_used / devices.ram_total)`
             : sql<number>`${sql.ref(`devices.${METRIC_SQL[c.metric]}`)}`;
-        let q = this.devices(rule)
+        let q = (await this.devices(rule, now))
           .select(value.as('value'))
           .where(value, c.direction === 'above' ? '>' : '<', c.value);
         if (c.metric === 'ramUsedPercent') q = q.where('devices.ram_total', '>', 0);
@@ -196,7 +194,9 @@ export class AlertEvaluationRepository {
           .groupBy('abnormal_logs.device_id')
           .having((eb) => eb.fn.countAll(), '>', c.count);
         if (c.apps.length) logs = logs.where('abnormal_logs.app_name', 'in', c.apps);
-        const rows = await this.devices(rule)
+        const rows = await (
+          await this.devices(rule, now)
+        )
           .innerJoin(logs.as('l'), 'l.device_id', 'devices.id')
           .select('l.n')
           .execute();
@@ -219,7 +219,9 @@ export class AlertEvaluationRepository {
           .where('commands.status', 'in', ['failed', 'expired'])
           .where('commands.updated_at', '>=', Math.max(rule.createdAt, now - COMMAND_WINDOW_MS))
           .groupBy('commands.device_id');
-        const rows = await this.devices(rule)
+        const rows = await (
+          await this.devices(rule, now)
+        )
           .innerJoin(failed.as('f'), 'f.device_id', 'devices.id')
           .select(['f.failed_at', 'f.n'])
           .where((eb) =>

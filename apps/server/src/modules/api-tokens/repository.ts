@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { labelMembers } from '../label-membership/repository.js';
 
 export interface NewApiToken {
   org_id: number;
@@ -163,18 +164,16 @@ export class ApiTokenRepository {
 
   /**
    * How many of `deviceIds` (the organisation's panels) carry none of `labelIds`: a token
-   * restricted to labels reaches only panels that carry one of them.
+   * restricted to labels reaches only panels that carry one of them (listed or dynamic).
    */
   async devicesOutsideLabels(orgId: number, labelIds: readonly number[], deviceIds: readonly number[]) {
     if (!deviceIds.length) return 0;
+    const members = await labelMembers(this.db, orgId, [...labelIds]);
     const inside = await this.db
-      .selectFrom('label_devices')
-      .innerJoin('labels', 'labels.id', 'label_devices.label_id')
-      .select('label_devices.device_id')
-      .distinct()
-      .where('labels.org_id', '=', orgId)
-      .where('label_devices.label_id', 'in', [...labelIds])
-      .where('label_devices.device_id', 'in', [...deviceIds])
+      .selectFrom('devices')
+      .select('devices.id')
+      .where(members.anyOf('devices', [...labelIds]))
+      .where('devices.id', 'in', [...new Set(deviceIds)])
       .execute();
     return new Set(deviceIds).size - inside.length;
   }

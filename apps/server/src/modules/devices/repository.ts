@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type {
   AbnormalLogsTable,
   AppUsageTable,
@@ -9,6 +9,10 @@ import type {
 import type { PlayRecordsTable } from '../../db/schema-programs.js';
 import type { device } from '@panelfleet/contract';
 import { APP_HISTORY_GROUP, appChanges } from './app-changes.js';
+import { labelMembers } from '../label-membership/repository.js';
+
+/** Devices per statement when their dynamic labels are worked out. */
+const LABEL_NAMES_CHUNK = 500;
 
 export type DeviceRecord = Selectable<DevicesTable>;
 export interface DeviceCredentials {
@@ -154,8 +158,8 @@ export class DeviceRepository {
     return (await find())!.id;
   }
 
-  /** The names of each device's labels, by name. */
-  async labelNamesOf(orgId: number, deviceIds: number[]): Promise<Map<number, string[]>> {
+  /** The names of each device's labels, listed and dynamic, by name. */
+  async labelNamesOf(orgId: number, deviceIds: number[], now = Date.now()): Promise<Map<number, string[]>> {
     const map = new Map<number, string[]>();
     if (!deviceIds.length) return map;
     const rows = await this.db
@@ -163,10 +167,37 @@ export class DeviceRepository {
       .innerJoin('labels', 'labels.id', 'label_devices.label_id')
       .select(['label_devices.device_id', 'labels.name'])
       .where('label_devices.org_id', '=', orgId)
+      .where('labels.filter', 'is', null)
       .where('label_devices.device_id', 'in', deviceIds)
-      .orderBy('labels.name')
       .execute();
-    for (const r of rows) map.set(r.device_id, [...(map.get(r.device_id) ?? []), r.name]);
+    const add = (deviceId: number, name: string) => map.set(deviceId, [...(map.get(deviceId) ?? []), name]);
+    for (const r of rows) add(r.device_id, r.name);
+    const dynamic = await this.db
+      .selectFrom('labels')
+      .select(['id', 'name'])
+      .where('org_id', '=', orgId)
+      .where('filter', 'is not', null)
+      .execute();
+    if (dynamic.length) {
+      const members = await labelMembers(
+        this.db,
+        orgId,
+        dynamic.map((l) => l.id),
+        now,
+      );
+      // One pass over the devices: a 0/1 column per dynamic label.
+      const columns = dynamic.map(
+        (l, i) => sql`CASE WHEN ${members.anyOf('d', [l.id])} THEN 1 ELSE 0 END AS ${sql.ref(`m${i}`)}`,
+      );
+      for (let i = 0; i < deviceIds.length; i += LABEL_NAMES_CHUNK) {
+        const part = deviceIds.slice(i, i + LABEL_NAMES_CHUNK);
+        const found = await sql<Record<string, number>>`SELECT d.id, ${sql.join(columns)} FROM devices d
+          WHERE d.org_id = ${orgId} AND d.id IN (${sql.join(part)})`.execute(this.db);
+        for (const row of found.rows)
+          dynamic.forEach((l, j) => Number(row[`m${j}`]) === 1 && add(Number(row.id), l.name));
+      }
+    }
+    for (const names of map.values()) names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return map;
   }
 

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import { onPostgres } from '../../db/dialect-of.js';
 import { sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { device } from '@panelfleet/contract';
+import { LabelMembership, labelMembers } from '../label-membership/repository.js';
 
 const CHUNK = 500;
 
@@ -19,19 +21,88 @@ export class LabelRepository {
       .execute();
   }
 
+  /** The labels with their stored filters (null: a label of listed panels), by name. */
+  listWithFilters(orgId: number) {
+    return this.db
+      .selectFrom('labels')
+      .select(['id', 'name', 'filter'])
+      .where('org_id', '=', orgId)
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
+  }
+
   /**
    * The new label's id, or undefined when the organisation has a label of this name. The unique
    * index (org_id, name) decides, so parallel inserts of one name make one label and no error
    * (on PostgreSQL a second insert waits for the first to commit, then does nothing).
    */
-  async insert(orgId: number, name: string, now: number): Promise<number | undefined> {
+  async insert(
+    orgId: number,
+    name: string,
+    now: number,
+    filter: string | null = null,
+  ): Promise<number | undefined> {
     const row = await this.db
       .insertInto('labels')
-      .values({ org_id: orgId, name, created_at: now })
+      .values({ org_id: orgId, name, created_at: now, filter })
       .onConflict((oc) => oc.columns(['org_id', 'name']).doNothing())
       .returning('id')
       .executeTakeFirst();
     return row?.id;
+  }
+
+  /** A label of the organisation with its stored filter (null: listed panels), or undefined. */
+  find(orgId: number, labelId: number) {
+    return this.db
+      .selectFrom('labels')
+      .select(['id', 'name', 'filter'])
+      .where('org_id', '=', orgId)
+      .where('id', '=', labelId)
+      .executeTakeFirst();
+  }
+
+  /** Renames a dynamic label and sets its filter; false when another label of the company has the name. */
+  async updateDynamic(orgId: number, labelId: number, name: string, filter: string): Promise<boolean> {
+    const taken = await this.db
+      .selectFrom('labels')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('name', '=', name)
+      .where('id', '<>', labelId)
+      .executeTakeFirst();
+    if (taken) return false;
+    await this.db
+      .updateTable('labels')
+      .set({ name, filter })
+      .where('org_id', '=', orgId)
+      .where('id', '=', labelId)
+      .where('filter', 'is not', null)
+      .execute();
+    return true;
+  }
+
+  /** How many of the ids are dynamic labels of the organisation. */
+  async dynamicCount(orgId: number, labelIds: number[]): Promise<number> {
+    const unique = [...new Set(labelIds)];
+    if (!unique.length) return 0;
+    const row = await this.db
+      .selectFrom('labels')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId)
+      .where('id', 'in', unique)
+      .where('filter', 'is not', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** How many of the company's panels a filter matches now (the console's live count). */
+  async countMatching(orgId: number, filter: device.LabelFilter, now: number): Promise<number> {
+    const members = await LabelMembership.load(this.db, orgId, [], now, filter);
+    const row = await sql<{
+      n: number | string;
+    }>`SELECT count(*) AS n FROM devices d WHERE ${members.matches('d', filter)}`.execute(this.db);
+    return Number(row.rows[0]!.n);
   }
 
   /** How many of the ids are labels of the organisation. */
@@ -78,6 +149,18 @@ export class LabelRepository {
       await sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':label_devices'), ${orgId}::int4)`.execute(
         this.db,
       );
+    // Dynamic labels follow their filters: they get no listed panels.
+    const listed = labelIds.length
+      ? (
+          await this.db
+            .selectFrom('labels')
+            .select('id')
+            .where('org_id', '=', orgId)
+            .where('id', 'in', labelIds)
+            .where('filter', 'is', null)
+            .execute()
+        ).map((r) => r.id)
+      : [];
     for (let i = 0; i < deviceIds.length; i += CHUNK) {
       const part = deviceIds.slice(i, i + CHUNK);
       await this.db
@@ -86,7 +169,7 @@ export class LabelRepository {
         .where('device_id', 'in', part)
         .execute();
       const pairs = part.flatMap((deviceId) =>
-        labelIds.map((labelId) => ({ label_id: labelId, device_id: deviceId, org_id: orgId })),
+        listed.map((labelId) => ({ label_id: labelId, device_id: deviceId, org_id: orgId })),
       );
       for (let j = 0; j < pairs.length; j += CHUNK)
         await this.db
@@ -96,23 +179,21 @@ export class LabelRepository {
     }
   }
 
-  /** Distinct enabled devices of the labels, with their keys (the targets of a label command). */
-  devicesOf(orgId: number, labelIds: number[]) {
+  /** Distinct enabled devices of the labels, listed or dynamic, with their keys (the targets of a label command). */
+  async devicesOf(orgId: number, labelIds: number[], now = Date.now()) {
+    const members = await labelMembers(this.db, orgId, labelIds, now);
     return this.db
-      .selectFrom('label_devices')
-      .innerJoin('devices', 'devices.id', 'label_devices.device_id')
+      .selectFrom('devices')
       .select(['devices.id', 'devices.device_key as deviceKey'])
-      .distinct()
-      .where('label_devices.org_id', '=', orgId)
-      .where('label_devices.label_id', 'in', labelIds)
+      .where(members.anyOf('devices', labelIds))
       .where('devices.state', '=', 1)
       .orderBy('devices.id')
       .execute();
   }
 
   /**
-   * One page of the devices in any of the labels, by name. The page is read from the labels'
-   * members (label_devices), so its cost follows the labels' size, not the fleet's.
+   * One page of the devices in any of the labels, by name. The page of listed labels is read from
+   * their members (label_devices), so its cost follows the labels' size, not the fleet's.
    */
   async devicePage(
     orgId: number,
@@ -121,18 +202,8 @@ export class LabelRepository {
     size: number,
     fit: { machineTypes?: string[]; fromVersions?: string[] } = {},
   ) {
-    let members = this.db
-      .selectFrom('devices')
-      .where('devices.org_id', '=', orgId)
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('label_devices')
-            .select('label_devices.device_id')
-            .whereRef('label_devices.device_id', '=', 'devices.id')
-            .where('label_devices.label_id', 'in', labelIds),
-        ),
-      );
+    const membership = await labelMembers(this.db, orgId, labelIds);
+    let members = this.db.selectFrom('devices').where(membership.anyOf('devices', labelIds));
     if (fit.machineTypes)
       members = fit.machineTypes.length
         ? members.where('devices.machine_type', 'in', fit.machineTypes)

@@ -1,4 +1,5 @@
 import { oplog, type device } from '@panelfleet/contract';
+import { referencedLabels } from '../label-membership/repository.js';
 import type { Clock } from '../../clock.js';
 import type { Transact } from '../../db/unit-of-work.js';
 import type { SessionUser } from '../../http/router.js';
@@ -38,10 +39,53 @@ export class LabelService {
     return this.deps.labels.list(orgId);
   }
 
+  listWithFilters(orgId: number) {
+    return this.deps.labels.listWithFilters(orgId);
+  }
+
   /** Refuses unless every id is a label of the organisation (another tenant's reads as missing). */
   async requireOwned(orgId: number, labelIds: number[]) {
     if ((await this.deps.labels.ownedCount(orgId, labelIds)) !== new Set(labelIds).size)
       throw new Refusal('label.notFound', 'notFound');
+  }
+
+  /**
+   * Creates a dynamic label (no id) or changes one's name and filter. Labels the filter names
+   * must be the company's (another's reads as missing) and not the label itself.
+   */
+  async saveDynamic(
+    caller: SessionUser,
+    ip: string,
+    input: { groupId?: number; groupName: string; filter: device.LabelFilter },
+  ): Promise<number> {
+    const orgId = caller.orgId;
+    const named = [...new Set(referencedLabels(input.filter))];
+    if (input.groupId !== undefined && named.includes(input.groupId))
+      throw new Refusal('labelFilter.invalid', 'invalid');
+    const json = JSON.stringify(input.filter);
+    return this.deps.transact(async ({ labels, log }) => {
+      if ((await labels.ownedCount(orgId, named)) !== named.length)
+        throw new Refusal('label.notFound', 'notFound');
+      if (input.groupId === undefined) {
+        const id = await labels.insert(orgId, input.groupName, this.deps.clock.now(), json);
+        if (id === undefined) throw new Refusal('group.nameTaken', 'conflict');
+        await log.recordBy(caller, ip, 'label.create', { k: 'name', v: { name: input.groupName } });
+        return id;
+      }
+      const found = await labels.find(orgId, input.groupId);
+      if (!found) throw new Refusal('label.notFound', 'notFound');
+      if (found.filter === null) throw new Refusal('labelFilter.notDynamic', 'conflict');
+      if (!(await labels.updateDynamic(orgId, input.groupId, input.groupName, json)))
+        throw new Refusal('group.nameTaken', 'conflict');
+      await log.recordBy(caller, ip, 'label.update', { k: 'name', v: { name: input.groupName } });
+      return input.groupId;
+    });
+  }
+
+  /** How many of the company's panels the filter matches now; labels it names must be the company's. */
+  async countMatching(orgId: number, filter: device.LabelFilter): Promise<number> {
+    await this.requireOwned(orgId, referencedLabels(filter));
+    return this.deps.labels.countMatching(orgId, filter, this.deps.clock.now());
   }
 
   async create(caller: SessionUser, ip: string, name: string): Promise<number> {
@@ -61,6 +105,8 @@ export class LabelService {
     await this.deps.transact(async ({ labels, devices, log }) => {
       if ((await labels.ownedCount(orgId, labelsWanted)) !== labelsWanted.length)
         throw new Refusal('label.notFound', 'notFound');
+      // The panels of a dynamic label follow its filter: none are added or removed by hand.
+      if (await labels.dynamicCount(orgId, labelsWanted)) throw new Refusal('labelFilter.manualRefused');
       const found = await devices.findByIds(orgId, devicesWanted);
       if (found.length !== devicesWanted.length) throw new Refusal('device.notFound', 'notFound');
       await labels.replaceLabelsOf(orgId, devicesWanted, labelsWanted);

@@ -50,6 +50,9 @@ export class RolloutEngine {
     this.stalls = new StallWatch(deps);
   }
 
+  /** When each keep-adding task last looked for panels that started to match. */
+  private readonly keptAt = new Map<number, number>();
+
   /** The counts last told per task, so that a round without change tells nothing. */
   private readonly toldProgress = new Map<number, string>();
 
@@ -145,9 +148,18 @@ export class RolloutEngine {
     }
     await this.deps.targets.reconcile(task.id, now);
     await this.stalls.check(task, now);
+    // Keep adding: within the task's lease, so one instance looks, at most every keepAddingMs.
+    if (task.keep_adding === 1 && task.state === 'running') {
+      const last = this.keptAt.get(task.id);
+      if (last === undefined || now - last >= settings.keepAddingMs) {
+        this.keptAt.set(task.id, now);
+        await repository.addMatching(task, now);
+      }
+    }
     const counts = await repository.counts(task.id);
     if (counts.every((c) => FINAL_TARGET_STATES.includes(c.state))) {
       await repository.setState(task.id, ['running', 'paused'], 'completed', '', {}, now);
+      this.keptAt.delete(task.id);
       this.tellProgress(task, counts, true);
       return;
     }

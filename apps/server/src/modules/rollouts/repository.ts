@@ -36,6 +36,11 @@ export class RolloutRepository {
     return new TaskCreator(this.db, this.dialect).createTask(task, waves);
   }
 
+  /** A keep-adding task's panels that started to match its labels join it (TaskCreator.addMatching). */
+  addMatching(task: TaskRecord, now: number): Promise<number> {
+    return new TaskCreator(this.db, this.dialect).addMatching(task, now);
+  }
+
   /**
    * Leases the tasks this instance should work now (due, unfinished, not leased by another
    * instance). PostgreSQL skips rows another instance holds locked (FOR UPDATE SKIP LOCKED);

@@ -15,6 +15,8 @@ export interface RolloutSettings {
   stallMs: number;
   /** A listening panel that leaves the question unanswered this long is failed `timedOut` (ROLLOUT_ANSWER_MS). */
   answerMs: number;
+  /** How often a running task that keeps adding looks for panels that started to match its labels. */
+  keepAddingMs: number;
 }
 
 export const DEFAULT_ROLLOUT_SETTINGS: RolloutSettings = {
@@ -26,4 +28,5 @@ export const DEFAULT_ROLLOUT_SETTINGS: RolloutSettings = {
   slotQuietMs: 5 * 60_000,
   stallMs: 10 * 60_000,
   answerMs: 2 * 60_000,
+  keepAddingMs: 60_000,
 };

@@ -4,6 +4,7 @@ import type { Dialect } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { Refusal } from '../../refusal.js';
+import { labelMembers, type LabelMembership } from '../label-membership/repository.js';
 
 /**
  * A rule that skips a panel at creation: unless the device column holds one of the values (`in`),
@@ -23,6 +24,8 @@ export interface NewTask {
   labelIds: number[];
   /** Chosen panels instead of labels (an APK install to devices picked in a list). */
   deviceIds?: number[];
+  /** While it runs, panels that start to match its labels are added (hawkBit's dynamic rollout; rollouts/keep-adding.ts). */
+  keepAdding?: boolean;
   skip: SkipRule[];
   timeEnable: boolean;
   fireAt: number;
@@ -80,13 +83,12 @@ export class TaskCreator {
    * (de-duplicated). With `ids`, only those in that range of device ids, read by the primary key
    * (the unary plus keeps SQLite from choosing the organisation's index instead).
    */
-  private targetsOf(task: NewTask, ids?: { from: number; to: number }) {
+  private targetsOf(task: NewTask, members: LabelMembership | undefined, ids?: { from: number; to: number }) {
     const org = ids
       ? sql`+d.org_id = ${task.orgId} AND d.id >= ${ids.from} AND d.id < ${ids.to}`
       : sql`d.org_id = ${task.orgId}`;
     if (task.deviceIds) return sql`FROM devices d WHERE ${org} AND d.id IN (${sql.join(task.deviceIds)})`;
-    return sql`FROM devices d WHERE ${org} AND EXISTS (SELECT 1 FROM label_devices g
-      WHERE g.device_id = d.id AND g.label_id IN (${sql.join(task.labelIds)}))`;
+    return sql`FROM devices d WHERE ${org} AND ${members!.within('d', task.labelIds)}`;
   }
 
   /**
@@ -160,10 +162,16 @@ export class TaskCreator {
           lease_owner: null,
           lease_until: null,
           same_key: sameKey,
+          keep_adding: task.keepAdding && !task.deviceIds ? 1 : 0,
+          label_ids: task.deviceIds ? null : JSON.stringify(task.labelIds),
+          keep_rules: task.keepAdding && !task.deviceIds ? JSON.stringify(task.skip) : null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
       const reason = this.reasonOf(task.skip);
+      const members = task.deviceIds
+        ? undefined
+        : await labelMembers(trx, task.orgId, task.labelIds, task.now);
       // One wave needs no numbering: the rows stream straight from the labels into the task.
       const staged = task.waves.mode !== 'none';
       let sized = typeof waves === 'function' ? undefined : waves;
@@ -174,7 +182,7 @@ export class TaskCreator {
       // over those ids, without a numbering window that sorts every row.
       let cuts: number[] | undefined;
       if (staged && this.dialect === 'sqlite') {
-        const eligibleOf = sql`${this.targetsOf(task)} AND ${reason} = ''`;
+        const eligibleOf = sql`${this.targetsOf(task, members)} AND ${reason} = ''`;
         const { rows: buckets } = await sql<{
           b: number;
           n: number;
@@ -193,7 +201,7 @@ export class TaskCreator {
           for (const rank of ranks) {
             while (before + Number(buckets[i]!.n) < rank) before += Number(buckets[i++]!.n);
             const from = Number(buckets[i]!.b) * ID_BUCKET;
-            const inBucket = this.targetsOf(task, { from, to: from + ID_BUCKET });
+            const inBucket = this.targetsOf(task, members, { from, to: from + ID_BUCKET });
             const { rows } = await sql<{ id: number }>`SELECT d.id ${inBucket} AND ${reason} = ''
               ORDER BY d.id LIMIT 1 OFFSET ${rank - before - 1}`.execute(trx);
             cuts.push(Number(rows[0]!.id));
@@ -203,17 +211,17 @@ export class TaskCreator {
       if (!sized) {
         const { rows } = await sql<{
           n: number;
-        }>`SELECT count(*) AS n ${this.targetsOf(task)} AND ${reason} = ''`.execute(trx);
+        }>`SELECT count(*) AS n ${this.targetsOf(task, members)} AND ${reason} = ''`.execute(trx);
         sized = (waves as (eligible: number) => WaveSizes)(Number(rows[0]?.n ?? 0));
       }
       const numbered = staged && !cuts;
       const source = numbered
         ? sql`(SELECT d.id, d.ota_version, ${reason} AS reason,
             row_number() OVER (PARTITION BY CASE WHEN ${reason} = '' THEN 0 ELSE 1 END ORDER BY d.id) AS rn
-            ${this.targetsOf(task)}) s`
+            ${this.targetsOf(task, members)}) s`
         : // The fence (a no-op LIMIT/OFFSET) keeps the subquery from being merged into the INSERT, so
           // the skip rules run once per panel instead of once per column that reads their result.
-          sql`(SELECT d.id, d.ota_version, ${reason} AS reason ${this.targetsOf(task)}
+          sql`(SELECT d.id, d.ota_version, ${reason} AS reason ${this.targetsOf(task, members)}
             ${this.dialect === 'sqlite' ? sql`LIMIT -1 OFFSET 0` : sql`OFFSET 0`}) s`;
       const wave = cuts
         ? sql`CASE WHEN s.reason <> '' THEN -1 ${sql.join(
@@ -269,6 +277,60 @@ export class TaskCreator {
         .where('id', '=', id)
         .execute();
       return { id, total, skipped, waveCount };
+    });
+  }
+  /**
+   * Keep adding (hawkBit's dynamic rollout): panels of the task's labels that have no row yet,
+   * listed or matching a dynamic label's filter now, join the task's last wave (so the health gate
+   * of the waves before still holds them back), or are skipped by the rules the task was made
+   * with. One INSERT ... SELECT ... WHERE NOT EXISTS; the number of panels added.
+   */
+  async addMatching(
+    task: {
+      id: number;
+      org_id: number;
+      label_ids: string | null;
+      keep_rules: string | null;
+      wave_count: number;
+    },
+    now: number,
+  ): Promise<number> {
+    if (!task.label_ids) return 0;
+    const labelIds = JSON.parse(task.label_ids) as number[];
+    const rules = task.keep_rules ? (JSON.parse(task.keep_rules) as SkipRule[]) : [];
+    const wave = Math.max(0, task.wave_count - 1);
+    const within = <T>(work: (trx: Kysely<Database>) => Promise<T>) =>
+      this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
+    return within(async (trx) => {
+      const members = await labelMembers(trx, task.org_id, labelIds, now);
+      const inserted =
+        await sql`INSERT INTO rollout_targets (task_id, org_id, device_id, wave, state, reason, from_version, created_at, updated_at)
+        SELECT ${task.id}, ${task.org_id}, s.id, CASE WHEN s.reason = '' THEN ${wave} ELSE -1 END,
+          CASE WHEN s.reason = '' THEN 'queued' ELSE 'skipped' END, s.reason, s.ota_version, ${now}, ${now}
+        FROM (SELECT d.id, d.ota_version, ${this.reasonOf(rules)} AS reason FROM devices d
+          WHERE d.org_id = ${task.org_id} AND ${members.within('d', labelIds)}
+          AND NOT EXISTS (SELECT 1 FROM rollout_targets t WHERE t.device_id = d.id AND t.task_id = ${task.id})) s`.execute(
+          trx,
+        );
+      const added = Number(inserted.numAffectedRows ?? 0);
+      if (!added) return 0;
+      await trx
+        .updateTable('rollout_tasks')
+        .set((eb) => ({ total: eb('total', '+', added), updated_at: now }))
+        .where('id', '=', task.id)
+        .execute();
+      const size = sql<number>`(SELECT count(*) FROM rollout_targets t WHERE t.task_id = ${task.id} AND t.wave = ${wave})`;
+      const updated = await trx
+        .updateTable('rollout_waves')
+        .set({ size })
+        .where('task_id', '=', task.id)
+        .where('wave', '=', wave)
+        .executeTakeFirst();
+      if (!Number(updated.numUpdatedRows))
+        await sql`INSERT INTO rollout_waves (task_id, wave, size, started_at) SELECT ${task.id}, ${wave}, ${size}, ${now}`.execute(
+          trx,
+        );
+      return added;
     });
   }
 }

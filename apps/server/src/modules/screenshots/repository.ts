@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { labelMembers } from '../label-membership/repository.js';
 import type { ScreenshotsTable } from '../../db/schema-screenshots.js';
 
 export type ScreenshotRow = Selectable<ScreenshotsTable>;
@@ -143,15 +144,13 @@ export class ScreenshotRepository {
       .executeTakeFirst();
   }
 
-  /** Up to `limit` devices of the organisation carrying the label, by name. */
-  devicesOfLabel(orgId: number, labelId: number, limit: number) {
+  /** Up to `limit` devices of the organisation carrying the label (listed or dynamic), by name. */
+  async devicesOfLabel(orgId: number, labelId: number, limit: number) {
+    const members = await labelMembers(this.db, orgId, [labelId]);
     return this.db
-      .selectFrom('label_devices')
-      .innerJoin('devices', 'devices.id', 'label_devices.device_id')
+      .selectFrom('devices')
       .select(['devices.id', 'devices.name', 'devices.device_key'])
-      .where('label_devices.org_id', '=', orgId)
-      .where('devices.org_id', '=', orgId)
-      .where('label_devices.label_id', '=', labelId)
+      .where(members.anyOf('devices', [labelId]))
       .orderBy('devices.name_key')
       .orderBy('devices.id')
       .limit(limit)

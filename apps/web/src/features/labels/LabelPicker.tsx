@@ -1,5 +1,5 @@
 import { App, Checkbox, Space, Tag } from 'antd';
-import { CheckOutlined } from '@ant-design/icons';
+import { CheckOutlined, FilterOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ReplyOf, device } from '@panelfleet/contract';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
@@ -63,6 +63,15 @@ export function LabelPicker({
             }
           >
             {label.groupName}
+            {label.dynamic && (
+              <span
+                data-testid={`${chipTestId}-dynamic`}
+                title={t('labels.dynamic.tagHint')}
+                style={{ marginInlineStart: 6, fontSize: 11, opacity: 0.85 }}
+              >
+                <FilterOutlined /> {t('labels.dynamic.tag')}
+              </span>
+            )}
           </Tag>
         );
       })}

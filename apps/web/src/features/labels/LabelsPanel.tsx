@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { App, Button } from 'antd';
 import {
   AppstoreOutlined,
+  EditOutlined,
+  FilterOutlined,
   BulbOutlined,
   PoweroffOutlined,
   RedoOutlined,
@@ -20,6 +22,7 @@ import { labelCommandKeys } from './commandKeys';
 import { LabelDevices } from './LabelDevices';
 import { LevelModal } from './LevelModal';
 import { useLabelDevices } from './useLabelDevices';
+import { DynamicLabelModal } from './dynamic/DynamicLabelModal';
 
 /** Spec 2 section 9: default brightness 80, volume 60. */
 export const DEFAULT_BRIGHTNESS = 80;
@@ -37,6 +40,10 @@ export function LabelsPanel() {
   const selection = useLabelDevices('labelDevices');
   const { ticked, list, needLabels } = selection;
   const [level, setLevel] = useState<'brightness' | 'volume'>();
+  const [dynamic, setDynamic] = useState<{ editing?: (typeof selection.labels)[number] }>();
+  // One ticked dynamic label can be edited.
+  const editable =
+    ticked.length === 1 ? selection.labels.find((l) => l.groupId === ticked[0] && l.dynamic) : undefined;
   const navigate = useNavigate();
   const wallReady = useScreenshotCatalogs();
   const tagIds = () => ticked.join(',');
@@ -113,6 +120,18 @@ export function LabelsPanel() {
             >
               {t('labels.volume')}
             </Button>
+            <Button icon={<FilterOutlined />} data-testid="labels-new-dynamic" onClick={() => setDynamic({})}>
+              {t('labels.dynamic.new')}
+            </Button>
+            {editable && (
+              <Button
+                icon={<EditOutlined />}
+                data-testid="labels-edit-dynamic"
+                onClick={() => setDynamic({ editing: editable })}
+              >
+                {t('labels.dynamic.edit')}
+              </Button>
+            )}
             {wallReady && (
               <Button
                 icon={<AppstoreOutlined />}
@@ -124,6 +143,12 @@ export function LabelsPanel() {
             )}
           </>
         }
+      />
+      <DynamicLabelModal
+        open={dynamic !== undefined}
+        editing={dynamic?.editing}
+        onClose={() => setDynamic(undefined)}
+        onSaved={() => void list.reload()}
       />
       <LevelModal
         title={level === 'volume' ? t('labels.volume') : t('labels.brightness')}

@@ -8,6 +8,7 @@ import { schemaRule } from '../../../forms/schemaRule';
 import { CONTRACT_NS } from '../../../i18n';
 import { FormModal } from '../../../lists/FormModal';
 import { LABELS_KEY } from '../../labels/useLabels';
+import { labelOption } from '../../labels/labelOption';
 import { formToInput, NEW_RULE, ruleToForm, type RuleFormValues } from '../ruleForm';
 import { useAlertAccess } from '../useAlertAccess';
 import { ALERTS_KEY } from '../useAlertCounts';
@@ -88,10 +89,7 @@ export function RuleModal({ rule, open, onClose, onSaved }: RuleModalProps) {
           allowClear
           data-testid="rule-labels"
           optionFilterProp="label"
-          options={(labels.data?.listObject ?? []).map((label) => ({
-            value: label.groupId,
-            label: label.groupName,
-          }))}
+          options={(labels.data?.listObject ?? []).map((label) => labelOption(label, t))}
         />
       </Form.Item>
       <Form.Item name="enabled" label={t('lists.enabled')} valuePropName="checked">

@@ -89,7 +89,7 @@ export function EditLabelsModal({
         extra={t('devices.labelsHint')}
       >
         <LabelInput
-          known={labels.map((l) => l.groupName)}
+          known={labels.filter((l) => !l.dynamic).map((l) => l.groupName)}
           pending={pending}
           testId="labels-edit-input"
           placeholder={t('devices.labelsPlaceholder')}

@@ -65,6 +65,7 @@ export function ForceUpgradeModal({ file, onClose }: { file: ota.OtaFile | undef
         failureShare: v.failureShare,
         minResults: v.minResults,
         allowDowngrade: v.allowDowngrade ? '1' : '0',
+        keepAdding: v.keepAdding ? '1' : '0',
         maxDownloads: v.maxDownloads ?? undefined,
       });
       const made = reply.dataObject;

@@ -10,6 +10,7 @@ export interface WaveValues {
   failureShare: number;
   minResults: number;
   allowDowngrade: boolean;
+  keepAdding?: boolean;
   maxDownloads?: number;
 }
 
@@ -107,6 +108,14 @@ export function WaveFields() {
       </Form.Item>
       <Form.Item name="allowDowngrade" label={t('ota.force.allowDowngrade')} valuePropName="checked">
         <Switch data-testid="force-allow-downgrade" />
+      </Form.Item>
+      <Form.Item
+        name="keepAdding"
+        label={t('labels.keepAdding.label')}
+        extra={t('labels.keepAdding.hint')}
+        valuePropName="checked"
+      >
+        <Switch data-testid="force-keep-adding" />
       </Form.Item>
     </>
   );

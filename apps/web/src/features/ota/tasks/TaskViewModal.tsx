@@ -150,6 +150,11 @@ export function TaskViewModal({
                 children: task.allowDowngrade === '1' ? t('ota.task.yes') : t('ota.task.no'),
               },
               {
+                key: 'keepAdding',
+                label: t('labels.keepAdding.label'),
+                children: task.keepAdding === '1' ? t('ota.task.yes') : t('ota.task.no'),
+              },
+              {
                 key: 'progress',
                 label: t('ota.task.progress'),
                 span: 2,

@@ -5,6 +5,7 @@ import { apiTokens, TOKEN_SCOPES, type TokenScope } from '@panelfleet/contract';
 import { alreadyReported, call } from '../../../api/client';
 import { useLabels } from '../../labels/useLabels';
 import { EXPIRY_DAYS, expiryOf } from './useApiTokens';
+import { labelOption } from '../../labels/labelOption';
 
 interface Values {
   name: string;
@@ -137,7 +138,7 @@ function LabelField() {
         maxCount={50}
         placeholder={t('apiTokens.allPanels')}
         optionFilterProp="label"
-        options={labels.map((l) => ({ value: l.groupId, label: l.groupName }))}
+        options={labels.map((l) => labelOption(l, t))}
         data-testid="api-token-labels"
       />
     </Form.Item>
