@@ -29,6 +29,8 @@ import screenshotsEnUS from './i18n/screenshots.en-US.json' with { type: 'json' 
 import screenshotsZhCN from './i18n/screenshots.zh-CN.json' with { type: 'json' };
 import deviceCsvEnUS from './i18n/device-csv.en-US.json' with { type: 'json' };
 import deviceCsvZhCN from './i18n/device-csv.zh-CN.json' with { type: 'json' };
+import allMatchingEnUS from './i18n/all-matching.en-US.json' with { type: 'json' };
+import allMatchingZhCN from './i18n/all-matching.zh-CN.json' with { type: 'json' };
 
 // One pair of files per area (`i18n/<area>.en-US.json`, `i18n/<area>.zh-CN.json`) beside the
 // shared pair, so that areas add messages without touching each other's files.
@@ -47,6 +49,7 @@ const areas: { 'en-US': Record<string, unknown>; 'zh-CN': Record<string, unknown
   { 'en-US': ssoEnUS, 'zh-CN': ssoZhCN },
   { 'en-US': screenshotsEnUS, 'zh-CN': screenshotsZhCN },
   { 'en-US': deviceCsvEnUS, 'zh-CN': deviceCsvZhCN },
+  { 'en-US': allMatchingEnUS, 'zh-CN': allMatchingZhCN },
 ];
 
 const bases = { 'en-US': enUSBase, 'zh-CN': zhCNBase };

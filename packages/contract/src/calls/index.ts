@@ -9,6 +9,7 @@ import * as sources from './sources.js';
 import * as machineTypes from './machine-types.js';
 import * as deviceCalls from '../device/calls.js';
 import * as deviceRemoval from '../device/removal.js';
+import * as deviceSelection from '../device/selection.js';
 import * as deviceDetail from './device-detail.js';
 import * as panelHistory from './panel-history.js';
 import * as settings from './settings.js';
@@ -42,6 +43,7 @@ export const allCalls: CallDef[] = [
   servers,
   deviceCalls,
   deviceRemoval,
+  deviceSelection,
   materials,
   notifications,
   screenTime,

@@ -7,3 +7,4 @@ export * from './csv-calls.js';
 export * from './receipts.js';
 export * from './retry.js';
 export * from './removal.js';
+export * from './selection.js';

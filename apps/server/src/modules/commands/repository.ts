@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/database.js';
 import { jsonRows, type JsonRowColumns } from '../../db/json-rows.js';
 import type { CommandsTable, CommandStatus, Database } from '../../db/schema.js';
 import { containsFolded } from '../../db/search.js';
+import { batchRows, type MatchingBatch } from './matching-repository.js';
 
 export type CommandRecord = Selectable<CommandsTable>;
 export const OPEN_STATUSES: CommandStatus[] = ['queued', 'sent', 'delivered'];
@@ -97,6 +98,11 @@ export class CommandRepository {
       );
     if (within.isTransaction) await insert(within);
     else await within.transaction().execute(insert);
+  }
+
+  /** A matching batch's commands after `afterId` with their panel's key (CommandService.releaseBatch). */
+  batchRows(batch: Pick<MatchingBatch, 'prefix' | 'orgId'>, afterId: string) {
+    return batchRows(this.db, batch, afterId);
   }
 
   async markSentForPanels(ids: string[], now: number) {

@@ -10,6 +10,7 @@ import type { RegisteredFile } from '../downloads/service.js';
 import type { SignedManifest } from '../../security/firmware-signing.js';
 import { commandId } from './command-id.js';
 import { Acknowledgements, type AckWriter } from './panel-acknowledgements.js';
+import type { MatchingBatch } from './matching-repository.js';
 import type { CommandRecord, CommandRepository, SettledCommand } from './repository.js';
 import { DEFAULT_TIMINGS, envelopeOf, OTA_TTL_MS } from './delivery-options.js';
 import type { CommandTimings, EnvelopeValues, Target } from './delivery-options.js';
@@ -146,6 +147,26 @@ export class CommandService implements CommandSink {
   release(rows: CommandRecord[], targets: Target[]) {
     const keys = new Map(targets.map((t) => [t.id, t.deviceKey]));
     this.inBackground(this.dispatch(rows, keys, true));
+  }
+
+  /**
+   * Publishes a committed matching batch (matching.ts) to its panels that listen now, read back a
+   * part at a time in the background; `listening` hears the panels of each part before they are sent it.
+   */
+  releaseBatch(batch: MatchingBatch, listening?: (deviceIds: number[]) => Promise<unknown>) {
+    this.inBackground(
+      (async () => {
+        for (let after = batch.prefix; !this.stopping;) {
+          const rows = await this.commands.batchRows(batch, after);
+          if (!rows.length) return;
+          after = rows.at(-1)!.id;
+          const ready = rows.filter((r) => this.gateway.isReady(r.device_key));
+          if (!ready.length) continue;
+          await listening?.(ready.map((r) => r.device_id));
+          await this.dispatch(ready, new Map(ready.map((r) => [r.device_id, r.device_key])));
+        }
+      })(),
+    );
   }
 
   /**

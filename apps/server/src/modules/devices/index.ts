@@ -8,6 +8,8 @@ import { EnrollmentRepository } from './enrollment-repository.js';
 import { EnrollmentService } from './enrollment-service.js';
 import { DeviceListRepository } from './list-repository.js';
 import { DeviceListService } from './list-service.js';
+import { MatchingDevices } from './matching-repository.js';
+import { deviceMatchingRoutes } from './matching-routes.js';
 import { DeviceOrderIndex } from './order-index.js';
 import { DeviceRepository } from './repository.js';
 import { deviceRoutes } from './routes.js';
@@ -71,5 +73,6 @@ export function installDevices(
     isOnline: needs.isOnline,
     clock,
   });
+  deviceMatchingRoutes(f.router, new MatchingDevices(kysely, f.db.dialect));
   return deviceService;
 }

@@ -1,0 +1,81 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { device } from '@panelfleet/contract';
+import type { Dialect } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { commandId } from './command-id.js';
+import type { CommandRecord } from './repository.js';
+
+/** Commands read back per statement when a matching batch is published. */
+const READ_BACK = 1000;
+
+/**
+ * One command batch to every panel matching a filter ("all N matching", issue 28): its rows are
+ * made by the database from the devices that match when the action runs (one INSERT ... SELECT),
+ * never from ids held in Node. Every id of the batch is `prefix` + the device id in 12 hex digits:
+ * the prefix is the first 24 characters of a fresh command id (UUIDv7 time, counter and random
+ * bits), so the ids stay unique, time-ordered and UUID-shaped, and the batch is one key range.
+ */
+export interface MatchingBatch {
+  prefix: string;
+  orgId: number;
+  userId: number | null;
+  order: device.Order;
+  /** The order's value, as stored (JSON). */
+  value: string;
+  now: number;
+  expiresAt: number;
+}
+
+export function matchingBatch(fields: Omit<MatchingBatch, 'prefix'>): MatchingBatch {
+  return { ...fields, prefix: commandId(fields.now).slice(0, 24) };
+}
+
+/** The batch's key range: [prefix, prefix + 'g'), hex digits all sorting below 'g'. */
+export const batchEnd = (batch: Pick<MatchingBatch, 'prefix'>) => `${batch.prefix}g`;
+
+function idOf(dialect: Dialect, prefix: string) {
+  return dialect === 'sqlite'
+    ? sql`${prefix} || printf('%012x', d.id)`
+    : sql`${prefix} || lpad(to_hex(d.id), 12, '0')`;
+}
+
+/**
+ * Inserts one queued command per enabled device of `devices d` that `where` keeps; answers how
+ * many. Run it inside the caller's transaction with whatever it records beside the commands.
+ */
+export async function insertMatching(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  batch: MatchingBatch,
+  where: RawBuilder<boolean>,
+): Promise<number> {
+  const result = await sql`INSERT INTO commands
+      (id, org_id, device_id, order_code, value, status, detail, attempts, expires_at, created_by, relay_for, created_at, updated_at)
+    SELECT ${idOf(dialect, batch.prefix)}, d.org_id, d.id, ${batch.order}, ${batch.value}, 'queued', '', 0,
+      ${batch.expiresAt}, ${batch.userId}, NULL, ${batch.now}, ${batch.now}
+    FROM devices d WHERE ${where} AND d.state = 1`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/** The batch's commands after `afterId`, in id order, with their panel's key: for publishing. */
+export async function batchRows(
+  db: Kysely<Database>,
+  batch: Pick<MatchingBatch, 'prefix' | 'orgId'>,
+  afterId: string,
+  limit = READ_BACK,
+): Promise<Array<CommandRecord & { device_key: string }>> {
+  const { rows } = await sql<CommandRecord & { device_key: string }>`
+    SELECT c.*, d.device_key FROM commands c JOIN devices d ON d.id = c.device_id
+    WHERE c.id > ${afterId} AND c.id < ${batchEnd(batch)} AND c.org_id = ${batch.orgId}
+    ORDER BY c.id LIMIT ${limit}`.execute(db);
+  return rows.map((r) => ({
+    ...r,
+    org_id: Number(r.org_id),
+    device_id: Number(r.device_id),
+    attempts: Number(r.attempts),
+    expires_at: Number(r.expires_at),
+    created_at: Number(r.created_at),
+    updated_at: Number(r.updated_at),
+    created_by: r.created_by === null ? null : Number(r.created_by),
+  }));
+}
