@@ -285,4 +285,58 @@ describe.each(backends)('all matching on %s', (backend) => {
     expect(count).toBe(5);
     expect((await commandsOf(pushId)).map((c) => c.device_id).sort((a, b) => a - b)).toEqual(five);
   });
+
+  it('sends an order to every matching panel once per idempotency key, even when the requests race', async () => {
+    const send = (json: Record<string, unknown>) =>
+      operator.request('POST', '/sendData/sendCommandToMatching', { json });
+    const restarts = async () =>
+      (
+        await db()
+          .selectFrom('commands')
+          .select(['device_id', 'org_id'])
+          .where('order_code', '=', '03')
+          .execute()
+      )
+        .map((c) => c.device_id)
+        .sort((a, b) => a - b);
+    const key = '0b6f7c1e-8d2a-4f5b-9c3d-2e1f0a9b8c7d';
+    const replies = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        send({ order: '03', matching: { deviceName: 'lab' }, idempotencyKey: key }),
+      ),
+    );
+    for (const reply of replies)
+      expect(reply.body, reply.text).toMatchObject({ hhtStatus: 'success', dataObject: { count: 250 } });
+    expect(await restarts()).toEqual(await truth(orgA, 'lab'));
+    // The same key for another order is refused; no key and no match is refused in the caller's language.
+    const before = await totals();
+    const reused = await send({
+      order: '07',
+      value: 'true',
+      matching: { deviceName: 'lab' },
+      idempotencyKey: key,
+    });
+    expect(reused.body).toMatchObject({
+      hhtStatus: 'fail',
+      hhtMsg: translate('en-US', 'command.idempotencyKeyReused'),
+    });
+    const none = await send({ order: '03', matching: { deviceName: 'nothing-like-this' } });
+    expect(none.body).toMatchObject({
+      hhtStatus: 'fail',
+      hhtMsg: translate('en-US', 'allMatching.noneMatching'),
+    });
+    const powerUp = await send({ order: '04', matching: { deviceName: 'lab' } });
+    expect(powerUp.status).toBe(400);
+    expect(await totals()).toEqual(before);
+    // Company B's operator with the same filter reaches B's forty.
+    const b = await operatorB.request('POST', '/sendData/sendCommandToMatching', {
+      json: { order: '03', matching: { deviceName: 'lab' } },
+    });
+    expect(b.body).toMatchObject({ hhtStatus: 'success', dataObject: { count: 40 } });
+    expect((await restarts()).length).toBe(290);
+    const feedback = device.listFeedback.reply.parse(
+      (await operator.get('/platform/feedback/listFeedbackInfo?start=1&size=20')).body,
+    );
+    expect(feedback.totalRecords).toBeGreaterThanOrEqual(250);
+  });
 });

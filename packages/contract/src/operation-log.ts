@@ -113,6 +113,7 @@ export const OPERATION_ACTIONS = [
   'command.powerUp',
   'command.labelSend',
   'command.labelPowerUp',
+  'command.matchingSend',
   'deviceSetting.update',
   'deviceSetting.clone',
   'sendMessage',

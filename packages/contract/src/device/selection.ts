@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { callers } from '../access.js';
 import { itemReply } from '../envelope.js';
+import { LABEL_ORDERS, type Order } from './orders.js';
 
 /** The device list's search, as the list and its export read it (listDevices' deviceName). */
 export const deviceNameFilter = z.string().trim().max(64);
@@ -55,4 +56,21 @@ export const countMatchingDevices = defineCall({
   access: callers.deviceOperators,
   params: z.object({ deviceName: deviceNameFilter.optional() }),
   reply: itemReply(z.object({ count: z.number().int(), disabled: z.number().int() })),
+});
+
+export const sendCommandToMatching = defineCall({
+  method: 'POST',
+  path: '/sendData/sendCommandToMatching',
+  summary:
+    'Send one order (those a label takes) to every enabled panel matching the device list filter, resolved when sent ' +
+    '(JSON body: order, value, matching); a repeated idempotencyKey answers the first result',
+  tag: 'commands',
+  access: callers.deviceOperators,
+  params: z.object({
+    order: z.enum(LABEL_ORDERS as [Order, ...Order[]], { error: 'command.labelOrderInvalid' }),
+    value: z.string().max(20_000).optional(),
+    matching: panelMatching,
+    idempotencyKey: z.uuid({ error: 'command.idempotencyKeyInvalid' }).optional(),
+  }),
+  reply: itemReply(z.object({ count: z.number().int() })),
 });

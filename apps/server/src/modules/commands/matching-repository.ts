@@ -79,3 +79,15 @@ export async function batchRows(
     created_by: r.created_by === null ? null : Number(r.created_by),
   }));
 }
+
+/** The commands of a matching batch inside the caller's transaction (MatchingCommandService). */
+export class MatchingCommandRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  insert(batch: MatchingBatch, where: RawBuilder<boolean>) {
+    return insertMatching(this.db, this.dialect, batch, where);
+  }
+}
