@@ -58,6 +58,8 @@ for (const [language, words] of [
     await choose.click();
     await expect(page.getByTestId('all-matching-chosen')).toContainText(words.chosen);
     await expect(page.getByTestId('push-setting')).toContainText(`(${PANELS})`);
+    // Labels are edited on ticked panels only: not offered for "all matching".
+    await expect(page.getByTestId('edit-labels')).toBeDisabled();
     await snapshot(page, `all-matching-chosen-${language}`);
 
     // Another page shows ticked too: the selection is the filter, not the page.

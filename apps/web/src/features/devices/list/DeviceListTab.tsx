@@ -137,10 +137,17 @@ export function DeviceListTab() {
         onRefresh={list.refresh}
         extra={
           <>
-            <Button icon={<TagsOutlined />} onClick={editLabels} data-testid="edit-labels">
-              {t('devices.editLabels')}
-              {selected.size ? ` (${selected.size})` : ''}
-            </Button>
+            <Tooltip title={matching.all ? t('allMatching.labelsTickedOnly') : undefined}>
+              <Button
+                icon={<TagsOutlined />}
+                onClick={editLabels}
+                disabled={matching.all}
+                data-testid="edit-labels"
+              >
+                {t('devices.editLabels')}
+                {selected.size && !matching.all ? ` (${selected.size})` : ''}
+              </Button>
+            </Tooltip>
             <Button icon={<SendOutlined />} onClick={pushSetting} data-testid="push-setting">
               {t('allMatching.pushSetting')}
               {chosenCount ? ` (${chosenCount})` : ''}
