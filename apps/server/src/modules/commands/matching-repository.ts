@@ -1,9 +1,10 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { device } from '@panelfleet/contract';
 import type { Dialect } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
+import type { CommandsTable, Database } from '../../db/schema.js';
+
+type CommandRecord = Selectable<CommandsTable>;
 import { commandId } from './command-id.js';
-import type { CommandRecord } from './repository.js';
 
 /** Commands read back per statement when a matching batch is published. */
 const READ_BACK = 1000;
