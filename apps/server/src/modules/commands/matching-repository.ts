@@ -58,27 +58,28 @@ export async function insertMatching(
   return Number(result.numAffectedRows ?? 0n);
 }
 
-/** The batch's commands after `afterId`, in id order, with their panel's key: for publishing. */
-export async function batchRows(
+/** The batch's commands after `afterId`, in id order, as (id, panel, panel key): which to publish. */
+export async function batchKeys(
   db: Kysely<Database>,
   batch: Pick<MatchingBatch, 'prefix' | 'orgId'>,
   afterId: string,
   limit = READ_BACK,
-): Promise<Array<CommandRecord & { device_key: string }>> {
-  const { rows } = await sql<CommandRecord & { device_key: string }>`
-    SELECT c.*, d.device_key FROM commands c JOIN devices d ON d.id = c.device_id
+): Promise<Array<{ id: string; device_id: number; device_key: string }>> {
+  const { rows } = await sql<{ id: string; device_id: number; device_key: string }>`
+    SELECT c.id, c.device_id, d.device_key FROM commands c JOIN devices d ON d.id = c.device_id
     WHERE c.id > ${afterId} AND c.id < ${batchEnd(batch)} AND c.org_id = ${batch.orgId}
     ORDER BY c.id LIMIT ${limit}`.execute(db);
-  return rows.map((r) => ({
-    ...r,
-    org_id: Number(r.org_id),
-    device_id: Number(r.device_id),
-    attempts: Number(r.attempts),
-    expires_at: Number(r.expires_at),
-    created_at: Number(r.created_at),
-    updated_at: Number(r.updated_at),
-    created_by: r.created_by === null ? null : Number(r.created_by),
-  }));
+  return rows.map((r) => ({ ...r, device_id: Number(r.device_id) }));
+}
+
+/** Whole rows of some of a batch's commands (those whose panels listen), by id. */
+export async function batchRowsByIds(
+  db: Kysely<Database>,
+  orgId: number,
+  ids: string[],
+): Promise<CommandRecord[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('commands').selectAll().where('org_id', '=', orgId).where('id', 'in', ids).execute();
 }
 
 /** The commands of a matching batch inside the caller's transaction (MatchingCommandService). */

@@ -149,24 +149,23 @@ export class CommandService implements CommandSink {
     this.inBackground(this.dispatch(rows, keys, true));
   }
 
-  /**
-   * Publishes a committed matching batch (matching.ts) to its panels that listen now, read back a
-   * part at a time in the background; `listening` hears the panels of each part before they are sent it.
-   */
+  /** Publishes a committed matching batch to its listening panels a part at a time, after the reply. */
   releaseBatch(batch: MatchingBatch, listening?: (deviceIds: number[]) => Promise<unknown>) {
-    this.inBackground(
-      (async () => {
-        for (let after = batch.prefix; !this.stopping;) {
-          const rows = await this.commands.batchRows(batch, after);
-          if (!rows.length) return;
-          after = rows.at(-1)!.id;
-          const ready = rows.filter((r) => this.gateway.isReady(r.device_key));
-          if (!ready.length) continue;
-          await listening?.(ready.map((r) => r.device_id));
-          await this.dispatch(ready, new Map(ready.map((r) => [r.device_id, r.device_key])));
-        }
-      })(),
-    );
+    const release = async () => {
+      for (let after = batch.prefix; !this.stopping;) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const keys = await this.commands.batchKeys(batch, after);
+        if (!keys.length) return;
+        after = keys.at(-1)!.id;
+        const ready = keys.filter((k) => this.gateway.isReady(k.device_key));
+        if (!ready.length) continue;
+        await listening?.(ready.map((k) => k.device_id)); // heard before they are sent it
+        const ids = ready.map((k) => k.id);
+        const rows = await this.commands.batchRowsByIds(batch.orgId, ids);
+        await this.dispatch(rows, new Map(ready.map((k) => [k.device_id, k.device_key])));
+      }
+    };
+    this.inBackground(release());
   }
 
   /**
