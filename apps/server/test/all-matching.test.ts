@@ -2,7 +2,7 @@ import { device, settings, translate } from '@panelfleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccounts } from '../src/dev/seed-accounts.js';
 import { bearer, makeToken } from './api-token-helpers.js';
-import { operatorClient } from './device-helpers.js';
+import { connectBare, enroll, enrollmentSecretOf, operatorClient, waitFor } from './device-helpers.js';
 import { backends, signedIn, startServer, TEST_PEPPER, type TestClient, type TestServer } from './harness.js';
 
 /**
@@ -338,5 +338,33 @@ describe.each(backends)('all matching on %s', (backend) => {
       (await operator.get('/platform/feedback/listFeedbackInfo?start=1&size=20')).body,
     );
     expect(feedback.totalRecords).toBeGreaterThanOrEqual(250);
+  });
+
+  it('publishes at once to the matching panels that listen; the others wait as offline', async () => {
+    const secret = await enrollmentSecretOf(operator);
+    const listening = await enroll(server.url, 'LIVE-AM-1', secret);
+    await enroll(server.url, 'LIVE-AM-2', secret);
+    const bare = await connectBare(`mqtt://127.0.0.1:${server.app.devices.mqttPort}`, listening);
+    try {
+      await waitFor('the panel listens', async () =>
+        server.app.devices.gateway.isReady(listening.deviceKey) ? true : undefined,
+      );
+      const { pushId, count } = pushed(await pushMatching(operator, template, { deviceName: 'live-am' }));
+      expect(count).toBe(2);
+      await waitFor('the listening panel applied it', async () => {
+        const { counts } = await resultPanels(operator, pushId);
+        return counts.applied === 1 && counts.offline === 1 ? true : undefined;
+      });
+      const sent = await operator.request('POST', '/sendData/sendCommandToMatching', {
+        json: { order: '03', matching: { deviceName: 'live-am' } },
+      });
+      expect(sent.body).toMatchObject({ hhtStatus: 'success', dataObject: { count: 2 } });
+      await waitFor('the restart reached the listening panel', async () =>
+        bare.commands.some((c) => c.order === '03') ? true : undefined,
+      );
+      expect(bare.commands.map((c) => c.order).sort()).toEqual(['03', 'SETTINGS']);
+    } finally {
+      await bare.close();
+    }
   });
 });
