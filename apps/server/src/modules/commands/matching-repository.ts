@@ -58,7 +58,10 @@ export async function insertMatching(
   return Number(result.numAffectedRows ?? 0n);
 }
 
-/** The batch's commands after `afterId`, in id order, as (id, panel, panel key): which to publish. */
+/**
+ * The batch's commands after `afterId`, in id order, as (id, panel, panel key): which to publish.
+ * `+c.org_id` keeps the planners on the primary key's range (not the organisation's index, then a sort).
+ */
 export async function batchKeys(
   db: Kysely<Database>,
   batch: Pick<MatchingBatch, 'prefix' | 'orgId'>,
@@ -67,7 +70,7 @@ export async function batchKeys(
 ): Promise<Array<{ id: string; device_id: number; device_key: string }>> {
   const { rows } = await sql<{ id: string; device_id: number; device_key: string }>`
     SELECT c.id, c.device_id, d.device_key FROM commands c JOIN devices d ON d.id = c.device_id
-    WHERE c.id > ${afterId} AND c.id < ${batchEnd(batch)} AND c.org_id = ${batch.orgId}
+    WHERE c.id > ${afterId} AND c.id < ${batchEnd(batch)} AND +c.org_id = ${batch.orgId}
     ORDER BY c.id LIMIT ${limit}`.execute(db);
   return rows.map((r) => ({ ...r, device_id: Number(r.device_id) }));
 }

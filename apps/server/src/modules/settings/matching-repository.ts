@@ -45,7 +45,7 @@ export class SettingsMatchingRepository {
         if (!count) throw new NothingMatched();
         await sql`INSERT INTO setting_push_targets (push_id, command_id, org_id, device_id, setting_id, what, offline_at_push)
         SELECT ${id}, c.id, c.org_id, c.device_id, ${record.settingId}, ${record.what}, 1 FROM commands c
-        WHERE c.id > ${batch.prefix} AND c.id < ${batchEnd(batch)} AND c.org_id = ${batch.orgId}`.execute(
+        WHERE c.id > ${batch.prefix} AND c.id < ${batchEnd(batch)} AND +c.org_id = ${batch.orgId}`.execute(
           trx,
         );
         await trx
