@@ -60,7 +60,8 @@ export async function insertMatching(
 
 /**
  * The batch's commands after `afterId`, in id order, as (id, panel, panel key): which to publish.
- * `+c.org_id` keeps the planners on the primary key's range (not the organisation's index, then a sort).
+ * `+c.org_id` keeps the planners on the primary key's range (not the organisation's index, then a sort);
+ * each key is looked up for the part's rows alone (a join let PostgreSQL hash all the devices each time).
  */
 export async function batchKeys(
   db: Kysely<Database>,
@@ -69,8 +70,8 @@ export async function batchKeys(
   limit = READ_BACK,
 ): Promise<Array<{ id: string; device_id: number; device_key: string }>> {
   const { rows } = await sql<{ id: string; device_id: number; device_key: string }>`
-    SELECT c.id, c.device_id, d.device_key FROM commands c JOIN devices d ON d.id = c.device_id
-    WHERE c.id > ${afterId} AND c.id < ${batchEnd(batch)} AND +c.org_id = ${batch.orgId}
+    SELECT c.id, c.device_id, (SELECT d.device_key FROM devices d WHERE d.id = c.device_id) AS device_key
+    FROM commands c WHERE c.id > ${afterId} AND c.id < ${batchEnd(batch)} AND +c.org_id = ${batch.orgId}
     ORDER BY c.id LIMIT ${limit}`.execute(db);
   return rows.map((r) => ({ ...r, device_id: Number(r.device_id) }));
 }
