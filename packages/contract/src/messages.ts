@@ -31,6 +31,8 @@ import deviceCsvEnUS from './i18n/device-csv.en-US.json' with { type: 'json' };
 import deviceCsvZhCN from './i18n/device-csv.zh-CN.json' with { type: 'json' };
 import deviceImportEnUS from './i18n/device-import.en-US.json' with { type: 'json' };
 import deviceImportZhCN from './i18n/device-import.zh-CN.json' with { type: 'json' };
+import allMatchingEnUS from './i18n/all-matching.en-US.json' with { type: 'json' };
+import allMatchingZhCN from './i18n/all-matching.zh-CN.json' with { type: 'json' };
 
 // One pair of files per area (`i18n/<area>.en-US.json`, `i18n/<area>.zh-CN.json`) beside the
 // shared pair, so that areas add messages without touching each other's files.
@@ -50,6 +52,7 @@ const areas: { 'en-US': Record<string, unknown>; 'zh-CN': Record<string, unknown
   { 'en-US': screenshotsEnUS, 'zh-CN': screenshotsZhCN },
   { 'en-US': deviceCsvEnUS, 'zh-CN': deviceCsvZhCN },
   { 'en-US': deviceImportEnUS, 'zh-CN': deviceImportZhCN },
+  { 'en-US': allMatchingEnUS, 'zh-CN': allMatchingZhCN },
 ];
 
 const bases = { 'en-US': enUSBase, 'zh-CN': zhCNBase };

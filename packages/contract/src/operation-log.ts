@@ -115,6 +115,7 @@ export const OPERATION_ACTIONS = [
   'command.powerUp',
   'command.labelSend',
   'command.labelPowerUp',
+  'command.matchingSend',
   'deviceSetting.update',
   'deviceSetting.clone',
   'sendMessage',

@@ -10,6 +10,7 @@ import * as machineTypes from './machine-types.js';
 import * as deviceCalls from '../device/calls.js';
 import * as deviceRemoval from '../device/removal.js';
 import * as labelCalls from '../device/label-calls.js';
+import * as deviceSelection from '../device/selection.js';
 import * as deviceDetail from './device-detail.js';
 import * as panelHistory from './panel-history.js';
 import * as settings from './settings.js';
@@ -44,6 +45,7 @@ export const allCalls: CallDef[] = [
   deviceCalls,
   deviceRemoval,
   labelCalls,
+  deviceSelection,
   materials,
   notifications,
   screenTime,

@@ -15,6 +15,7 @@ import {
 } from '../device/settings.js';
 import { COMMAND_STATUSES } from './notifications.js';
 import { isRecordId } from '../ids.js';
+import { withPanelSelection } from '../device/selection.js';
 
 // Saved settings (spec 2 sections 2-7 "Setting page"): setting templates per series and source
 // (picture) settings per system, series and input, pushed to panels as SETTINGS commands. The
@@ -151,10 +152,12 @@ export const deleteSetting = defineCall({
 /** What a push answers: its id (for its per-panel results) and the number of commands it made. */
 export const pushReply = z.object({ pushId: z.number().int(), count: z.number().int() });
 
-const sendParams = z.object({
-  id: settingId,
-  deviceIds: idList('setting.chooseDevice', 10_000),
-});
+/** The chosen panels (deviceIds), or every panel matching the device list's filter (matching, JSON body). */
+const sendParams = withPanelSelection(
+  { id: settingId },
+  idList('setting.chooseDevice', 10_000),
+  'setting.chooseDevice',
+);
 
 export const sendSetting = defineCall({
   method: 'POST',

@@ -10,3 +10,4 @@ export * from './removal.js';
 export * from './import-calls.js';
 export * from './label-filter.js';
 export * from './label-calls.js';
+export * from './selection.js';

@@ -7,6 +7,9 @@ import { otaEnvelopeValue } from '../downloads/ota.js';
 import { programEnvelopeValue } from '../downloads/program.js';
 import type { DownloadService } from '../downloads/service.js';
 import type { LabelRepository } from '../labels/repository.js';
+import { MatchingDevices } from '../devices/matching-repository.js';
+import { MatchingCommandRepository } from './matching-repository.js';
+import { MatchingCommandService } from './matching-service.js';
 import { OperatorCommandService } from './operator-service.js';
 import { CommandRepository } from './repository.js';
 import { CommandRequestRepository, REQUEST_KEY_TTL_MS } from './request-repository.js';
@@ -84,6 +87,17 @@ export function installOperatorCommands(
     }),
     // Failed commands show the tip of the panel's error code in the operator's language.
     { describe: needs.describe },
+    new MatchingCommandService({
+      clock: f.clock,
+      ttlMs: DEFAULT_TIMINGS.ttlMs,
+      matching: new MatchingDevices(kysely, db.dialect),
+      commands: needs.commands,
+      transact: transactor(kysely, (trx) => ({
+        requests: new CommandRequestRepository(trx),
+        rows: new MatchingCommandRepository(trx, db.dialect),
+        log: f.operationLogIn(trx),
+      })),
+    }),
   );
   everyOnOneInstance(
     f,

@@ -253,7 +253,7 @@ export class OperatorCommandService {
   }
 }
 
-function orderValue(order: device.Order, raw: string | undefined) {
+export function orderValue(order: device.Order, raw: string | undefined) {
   const parsed = device.parseOrderValue(order, raw);
   if (!parsed.ok) throw new Refusal('command.valueInvalid', 'invalid');
   return parsed.value;

@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/database.js';
 import { jsonRows, type JsonRowColumns } from '../../db/json-rows.js';
 import type { CommandsTable, CommandStatus, Database } from '../../db/schema.js';
 import { containsFolded } from '../../db/search.js';
+import { batchKeys, batchRowsByIds, type MatchingBatch } from './matching-repository.js';
 
 export type CommandRecord = Selectable<CommandsTable>;
 export const OPEN_STATUSES: CommandStatus[] = ['queued', 'sent', 'delivered'];
@@ -97,6 +98,16 @@ export class CommandRepository {
       );
     if (within.isTransaction) await insert(within);
     else await within.transaction().execute(insert);
+  }
+
+  /** A matching batch's commands after `afterId` as (id, panel, key) (CommandService.releaseBatch). */
+  batchKeys(batch: Pick<MatchingBatch, 'prefix' | 'orgId'>, afterId: string) {
+    return batchKeys(this.db, batch, afterId);
+  }
+
+  /** Whole rows of a matching batch's commands, by id. */
+  batchRowsByIds(orgId: number, ids: string[]) {
+    return batchRowsByIds(this.db, orgId, ids);
   }
 
   async markSentForPanels(ids: string[], now: number) {

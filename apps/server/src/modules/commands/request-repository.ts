@@ -40,6 +40,16 @@ export class CommandRequestRepository {
     return { claimed: false, fingerprint: held.fingerprint, commandCount: held.command_count };
   }
 
+  /** The number of commands the request that claimed the key made (known once they are inserted). */
+  async setCount(orgId: number, idempotencyKey: string, count: number) {
+    await this.db
+      .updateTable('command_requests')
+      .set({ command_count: count })
+      .where('org_id', '=', orgId)
+      .where('idempotency_key', '=', idempotencyKey)
+      .execute();
+  }
+
   /** Housekeeping across companies (a timer, never a request): keys older than `time` go. */
   async deleteOlderThan(time: number): Promise<void> {
     await this.db.deleteFrom('command_requests').where('created_at', '<', time).execute();

@@ -1,5 +1,6 @@
 import { device, translate } from '@panelfleet/contract';
 import type { Router } from '../../http/router.js';
+import type { MatchingCommandService } from './matching-service.js';
 import type { OperatorCommandService } from './operator-service.js';
 
 /** Error tips by code in a language; `describe` is filled in at wiring by the tips module. */
@@ -7,7 +8,23 @@ export interface ErrorTips {
   describe(codes: string[], language: string): Promise<Map<string, string>>;
 }
 
-export function commandRoutes(router: Router, service: OperatorCommandService, errorTips: ErrorTips) {
+export function commandRoutes(
+  router: Router,
+  service: OperatorCommandService,
+  errorTips: ErrorTips,
+  matching: MatchingCommandService,
+) {
+  router.add(device.sendCommandToMatching, async ({ session, params, ip, language }) => {
+    const count = await matching.send(
+      { user: session.user, ip },
+      params.matching,
+      params.order,
+      params.value,
+      params.idempotencyKey,
+    );
+    return { hhtStatus: 'success', hhtMsg: translate(language, 'command.sent'), dataObject: { count } };
+  });
+
   router.add(device.sendCommandByDeviceId, async ({ session, params, ip, language }) => {
     const commandId = await service.sendToDevice(
       { user: session.user, ip },

@@ -10,6 +10,7 @@ import type { RegisteredFile } from '../downloads/service.js';
 import type { SignedManifest } from '../../security/firmware-signing.js';
 import { commandId } from './command-id.js';
 import { Acknowledgements, type AckWriter } from './panel-acknowledgements.js';
+import type { MatchingBatch } from './matching-repository.js';
 import type { CommandRecord, CommandRepository, SettledCommand } from './repository.js';
 import { DEFAULT_TIMINGS, envelopeOf, OTA_TTL_MS } from './delivery-options.js';
 import type { CommandTimings, EnvelopeValues, Target } from './delivery-options.js';
@@ -146,6 +147,25 @@ export class CommandService implements CommandSink {
   release(rows: CommandRecord[], targets: Target[]) {
     const keys = new Map(targets.map((t) => [t.id, t.deviceKey]));
     this.inBackground(this.dispatch(rows, keys, true));
+  }
+
+  /** Publishes a committed matching batch to its listening panels a part at a time, after the reply. */
+  releaseBatch(batch: MatchingBatch, listening?: (deviceIds: number[]) => Promise<unknown>) {
+    const release = async () => {
+      for (let after = batch.prefix; !this.stopping;) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const keys = await this.commands.batchKeys(batch, after);
+        if (!keys.length) return;
+        after = keys.at(-1)!.id;
+        const ready = keys.filter((k) => this.gateway.isReady(k.device_key));
+        if (!ready.length) continue;
+        await listening?.(ready.map((k) => k.device_id)); // heard before they are sent it
+        const ids = ready.map((k) => k.id);
+        const rows = await this.commands.batchRowsByIds(batch.orgId, ids);
+        await this.dispatch(rows, new Map(ready.map((k) => [k.device_id, k.device_key])));
+      }
+    };
+    this.inBackground(release());
   }
 
   /**

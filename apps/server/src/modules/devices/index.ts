@@ -11,6 +11,8 @@ import { deviceImportRoutes } from './import-routes.js';
 import { DeviceImportService } from './import-service.js';
 import { DeviceListRepository } from './list-repository.js';
 import { DeviceListService } from './list-service.js';
+import { MatchingDevices } from './matching-repository.js';
+import { deviceMatchingRoutes } from './matching-routes.js';
 import { DeviceOrderIndex } from './order-index.js';
 import { DeviceRepository } from './repository.js';
 import { deviceRoutes } from './routes.js';
@@ -84,5 +86,6 @@ export function installDevices(
     clock,
   });
   deviceImportRoutes(f.router, { imports });
+  deviceMatchingRoutes(f.router, new MatchingDevices(kysely, f.db.dialect));
   return deviceService;
 }

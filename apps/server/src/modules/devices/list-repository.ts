@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import type { DeviceRecord } from './repository.js';
 import type { Dialect } from '../../db/database.js';
 import type { Position } from './list-position.js';
+import { containsText, phrase } from './search-repository.js';
 
 export interface Bound {
   at: Position;
@@ -32,12 +33,6 @@ type DevicesEb = ExpressionBuilder<Database, 'devices'>;
 
 /** Searches shorter than this match the start of the name; longer ones any part of name or key. */
 export const TRIGRAM = 3;
-
-/** `text` as an FTS5 phrase: with the trigram tokenizer, rows that contain it anywhere. */
-const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
-
-/** `%text%` for LIKE with the wildcards in `text` taken literally (ESCAPE '\\'). */
-const anywhere = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 function bound(eb: DevicesEb, b: Bound, side: 'lower' | 'upper'): Expression<SqlBool> {
   const op = side === 'lower' ? (b.inclusive ? '>=' : '>') : b.inclusive ? '<=' : '<';
@@ -133,10 +128,9 @@ export class DeviceListRepository {
             FROM device_search JOIN devices ON devices.id = device_search.rowid
             WHERE device_search MATCH ${phrase(text)} AND devices.org_id = ${orgId}
             ORDER BY device_search.rowid LIMIT ${limit}`.execute(this.db)
-        : await sql<{ id: number; name_key: string }>`SELECT id, name_key FROM devices
-            WHERE org_id = ${orgId}
-              AND (name_key LIKE ${anywhere(text)} ESCAPE '\\' OR lower(device_key) LIKE ${anywhere(text)} ESCAPE '\\')
-            ORDER BY id LIMIT ${limit}`.execute(this.db);
+        : await sql<{ id: number; name_key: string }>`SELECT d.id, d.name_key FROM devices d
+            WHERE d.org_id = ${orgId} AND ${containsText(this.dialect, text)}
+            ORDER BY d.id LIMIT ${limit}`.execute(this.db);
     return rows.rows.map((r) => ({ key: r.name_key, id: Number(r.id) }));
   }
 

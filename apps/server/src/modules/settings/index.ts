@@ -2,6 +2,9 @@ import type { Foundation } from '../../foundation.js';
 import type { DeviceGateway } from '../../gateway/gateway.js';
 import type { CommandService } from '../commands/service.js';
 import type { DeviceRepository } from '../devices/repository.js';
+import { MatchingDevices } from '../devices/matching-repository.js';
+import { MatchingPushService } from './matching-push.js';
+import { SettingsMatchingRepository } from './matching-repository.js';
 import { PictureReports } from './panel-reports.js';
 import { SettingsRepository } from './repository.js';
 import { settingsRoutes } from './routes.js';
@@ -17,5 +20,12 @@ export function installSettings(
   const saved = new SettingsService({ repository, devices: needs.devices, commands: needs.commands, clock });
   const pictureReports = new PictureReports({ repository, clock });
   needs.gateway.addSettingsSink((known, report) => pictureReports.record(known.orgId, known.id, report));
-  settingsRoutes(f.router, saved);
+  const matching = new MatchingPushService({
+    settings: repository,
+    pushes: new SettingsMatchingRepository(f.kysely, f.db.dialect, clock.now),
+    matching: new MatchingDevices(f.kysely, f.db.dialect),
+    commands: needs.commands,
+    clock,
+  });
+  settingsRoutes(f.router, saved, matching);
 }

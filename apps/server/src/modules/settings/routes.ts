@@ -1,8 +1,9 @@
 import { settings, translate } from '@panelfleet/contract';
 import type { Router } from '../../http/router.js';
+import type { MatchingPushService } from './matching-push.js';
 import type { SettingsService } from './service.js';
 
-export function settingsRoutes(router: Router, service: SettingsService) {
+export function settingsRoutes(router: Router, service: SettingsService, matching: MatchingPushService) {
   router.add(settings.listSetting, async ({ session, params }) => {
     const { rows, total } = await service.list(session.user.orgId, params);
     return { hhtStatus: 'success', listObject: rows, totalRecords: total };
@@ -34,13 +35,25 @@ export function settingsRoutes(router: Router, service: SettingsService) {
     dataObject: result,
   });
 
-  router.add(settings.sendSetting, async ({ session, params, ip, language }) =>
-    pushed(language, await service.pushSaved({ user: session.user, ip }, '0', params.id, params.deviceIds)),
-  );
+  router.add(settings.sendSetting, async ({ session, params, ip, language }) => {
+    const caller = { user: session.user, ip };
+    return pushed(
+      language,
+      params.matching
+        ? await matching.push(caller, '0', params.id, params.matching)
+        : await service.pushSaved(caller, '0', params.id, params.deviceIds ?? []),
+    );
+  });
 
-  router.add(settings.sendSourceSetting, async ({ session, params, ip, language }) =>
-    pushed(language, await service.pushSaved({ user: session.user, ip }, '1', params.id, params.deviceIds)),
-  );
+  router.add(settings.sendSourceSetting, async ({ session, params, ip, language }) => {
+    const caller = { user: session.user, ip };
+    return pushed(
+      language,
+      params.matching
+        ? await matching.push(caller, '1', params.id, params.matching)
+        : await service.pushSaved(caller, '1', params.id, params.deviceIds ?? []),
+    );
+  });
 
   router.add(settings.sendSettingsToDevice, async ({ session, params, ip, language }) =>
     pushed(language, await service.pushToDevice({ user: session.user, ip }, params.deviceId, params.ids)),

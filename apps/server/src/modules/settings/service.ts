@@ -22,7 +22,7 @@ export interface Caller {
 }
 
 /** One setting to push: the SETTINGS value and what the result list calls it. */
-interface PushItem {
+export interface PushItem {
   settingId: number | null;
   what: string;
   series: device.Series;
@@ -334,7 +334,7 @@ const names = (devices: DeviceRecord[], shown = NAMES_SHOWN) =>
     .join(', ') + (devices.length > shown ? ` … +${devices.length - shown}` : '');
 
 /** What pushing a saved setting sends: a template's complete settings, or one input's picture. */
-function itemOf(row: SettingRecord): PushItem {
+export function itemOf(row: SettingRecord): PushItem {
   const series = row.series as device.Series;
   const json = JSON.parse(row.json_data) as unknown;
   if (row.type === calls.SETTING_TYPES.template) {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, App, Button, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
-import { ImportOutlined, TagsOutlined } from '@ant-design/icons';
+import { ImportOutlined, SendOutlined, TagsOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { device } from '@panelfleet/contract';
 import { NOTICE_SECONDS } from '../../../api/ReplyEffects';
@@ -12,9 +12,13 @@ import { EditDeviceModal } from '../edit/EditDeviceModal';
 import { EditLabelsModal } from '../edit/EditLabelsModal';
 import { RemoveDeviceModal } from '../edit/RemoveDeviceModal';
 import { DeviceDetailModal } from '../detail/DeviceDetailModal';
+import { PushResultModal } from '../../settings/PushResultModal';
 import { DeviceExportButtons } from './DeviceExportButtons';
 import { DeviceImportModal } from './DeviceImportModal';
 import { LabelChips } from './LabelChips';
+import { MatchingAlert } from './MatchingAlert';
+import { PushSettingModal } from './PushSettingModal';
+import { useAllMatching } from './useAllMatching';
 import { useDeviceList } from './useDeviceList';
 import { useOnlineState } from './useOnlineState';
 
@@ -33,6 +37,15 @@ export function DeviceListTab() {
   const [importing, setImporting] = useState(false);
   const [screenTime, setScreenTime] = useState<DeviceRow>();
   const [detailId, setDetailId] = useState<number>();
+  const [pushing, setPushing] = useState(false);
+  const [pushId, setPushId] = useState<number>();
+  const pageChosen = list.rows.length > 0 && list.rows.every((r) => selected.has(r.deviceId));
+  const matching = useAllMatching(list.current, pageChosen);
+  const clearSelection = () => {
+    setSelected(new Map());
+    matching.reset();
+  };
+  const chosenCount = matching.all ? (matching.counted?.count ?? 0) : selected.size;
 
   const columns: TableColumnsType<DeviceRow> = [
     {
@@ -107,8 +120,15 @@ export function DeviceListTab() {
     setLabelling(true);
   };
   const afterLabels = () => {
-    setSelected(new Map());
+    clearSelection();
     list.reload();
+  };
+  const pushSetting = () => {
+    if (!chosenCount) {
+      void message.warning(t('allMatching.selectFirst'), NOTICE_SECONDS);
+      return;
+    }
+    setPushing(true);
   };
 
   return (
@@ -119,9 +139,20 @@ export function DeviceListTab() {
         onRefresh={list.refresh}
         extra={
           <>
-            <Button icon={<TagsOutlined />} onClick={editLabels} data-testid="edit-labels">
-              {t('devices.editLabels')}
-              {selected.size ? ` (${selected.size})` : ''}
+            <Tooltip title={matching.all ? t('allMatching.labelsTickedOnly') : undefined}>
+              <Button
+                icon={<TagsOutlined />}
+                onClick={editLabels}
+                disabled={matching.all}
+                data-testid="edit-labels"
+              >
+                {t('devices.editLabels')}
+                {selected.size && !matching.all ? ` (${selected.size})` : ''}
+              </Button>
+            </Tooltip>
+            <Button icon={<SendOutlined />} onClick={pushSetting} data-testid="push-setting">
+              {t('allMatching.pushSetting')}
+              {chosenCount ? ` (${chosenCount})` : ''}
             </Button>
             <Button icon={<ImportOutlined />} onClick={() => setImporting(true)} data-testid="import-devices">
               {t('deviceImport.button')}
@@ -139,6 +170,13 @@ export function DeviceListTab() {
           title={t('devices.searchCapped', { count: device.DEVICE_SEARCH_CAP })}
         />
       )}
+      <MatchingAlert
+        state={matching}
+        filter={list.current}
+        pageCount={list.rows.length}
+        pageChosen={pageChosen}
+        onClear={clearSelection}
+      />
       <Table<DeviceRow>
         rowKey="deviceId"
         columns={columns}
@@ -148,9 +186,14 @@ export function DeviceListTab() {
         tableLayout="fixed"
         size="middle"
         rowSelection={{
-          selectedRowKeys: [...selected.keys()],
+          // Every panel matching is chosen: the page in view shows ticked whatever was ticked before.
+          selectedRowKeys: matching.all
+            ? [...new Set([...selected.keys(), ...list.rows.map((r) => r.deviceId)])]
+            : [...selected.keys()],
           preserveSelectedRowKeys: true,
-          onChange: (keys, rows) =>
+          onChange: (keys, rows) => {
+            // Unticking a panel leaves "all matching": the selection is the ticked panels again.
+            matching.reset();
             setSelected((previous) => {
               const next = new Map<number, DeviceRow>();
               for (const key of keys as number[]) {
@@ -158,9 +201,18 @@ export function DeviceListTab() {
                 if (found) next.set(key, found);
               }
               return next;
-            }),
+            });
+          },
         }}
       />
+      <PushSettingModal
+        open={pushing}
+        selection={matching.all ? { matching: matching.matching } : { deviceIds: [...selected.keys()] }}
+        count={chosenCount}
+        onClose={() => setPushing(false)}
+        onPushed={setPushId}
+      />
+      <PushResultModal pushId={pushId} onClose={() => setPushId(undefined)} />
       <DeviceDetailModal
         deviceId={detailId}
         open={detailId !== undefined}
