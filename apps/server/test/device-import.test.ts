@@ -294,15 +294,23 @@ describe.each(backends)('device CSV import on %s', (backend) => {
       labels: ['=x', 'Floor 1'],
     });
     expect(await panel(server, 'IMP-A2')).toMatchObject({ name: '=already', location: '-', remark: "-'" });
+    // A dynamic label the export names in the labels column: computed from its filter, never assigned.
+    const dynamic = await a.request('POST', '/platform/group/saveDynamic', {
+      json: { groupName: 'A panels', filter: { serialPattern: 'IMP-A*' } },
+    });
+    expect(dynamic.body).toMatchObject({ hhtStatus: 'success' });
     for (const language of ['en-US', 'zh-CN']) {
       const response = await fetch(`${server.url}${device.DEVICE_EXPORT_PATH}?format=csv&lang=${language}`, {
         headers: { cookie: `pf_session=${a.cookie('pf_session')}` },
       });
       const exported = new Uint8Array(await response.arrayBuffer());
+      expect(new TextDecoder().decode(exported)).toContain('A panels');
       const seen = await preview(server, a, exported);
       expect(seen).toMatchObject({ errors: 0, updated: 0, pending: 0, labelsCreated: 0 });
       expect(seen.unchanged).toBe(seen.lines);
       expect(seen.lines).toBeGreaterThanOrEqual(2);
     }
+    await importFile(server, a, csv('serial,labels', 'IMP-A1,Floor 1;A panels'));
+    expect((await panel(server, 'IMP-A1'))?.labels).toEqual(['Floor 1']);
   });
 });

@@ -27,7 +27,7 @@ export interface PlannedBatch {
   newLabels: string[];
 }
 
-type Reads = Pick<DeviceImportRepository, 'panels' | 'pending' | 'panelLabels'>;
+type Reads = Pick<DeviceImportRepository, 'panels' | 'pending' | 'panelLabels' | 'dynamicLabelNames'>;
 
 const sameLabels = (a: string[], b: string[]) => a.length === b.length && a.every((n, i) => n === b[i]);
 
@@ -69,6 +69,7 @@ export async function* planImport(
     yield { planned: [], problems: [places], newLabels: [] };
     return;
   }
+  const dynamic = await reads.dynamicLabelNames(orgId);
   const seen = new Map<string, number>();
   let lines: ImportLine[] = [];
   let problems: LineProblem[] = [];
@@ -91,7 +92,9 @@ export async function* planImport(
       });
     else {
       seen.set(read.serial, read.line);
-      lines.push(read);
+      // A dynamic label's members follow from its filter: its name in the labels cell (as the
+      // export writes it) is neither assigned nor compared.
+      lines.push(read.labels ? { ...read, labels: read.labels.filter((name) => !dynamic.has(name)) } : read);
     }
     if (lines.length >= IMPORT_BATCH || problems.length >= IMPORT_BATCH) yield await flush();
   }

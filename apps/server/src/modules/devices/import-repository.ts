@@ -81,6 +81,20 @@ export class DeviceImportRepository {
       .execute();
   }
 
+  /**
+   * The names of the company's dynamic labels (defined by a filter): their members follow from
+   * the filter, so an import neither assigns nor compares them.
+   */
+  async dynamicLabelNames(orgId: number): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('labels')
+      .select('name')
+      .where('org_id', '=', orgId)
+      .where('filter', 'is not', null)
+      .execute();
+    return new Set(rows.map((r) => r.name));
+  }
+
   /** The company's label names and ids. */
   async labelIds(orgId: number): Promise<Map<string, number>> {
     const rows = await this.db

@@ -6,6 +6,7 @@ import type { SessionUser } from '../../http/router.js';
 import { prefixRange } from './list-position.js';
 import { DeviceListRepository, TRIGRAM } from './list-repository.js';
 import { containsText } from './search-repository.js';
+import { labelMembers } from '../label-membership/repository.js';
 
 /** Who resolves a selection: the organisation, and the labels an API token is restricted to. */
 export interface PanelReach {
@@ -44,9 +45,11 @@ export class MatchingDevices {
       const { lo, hi } = prefixRange(search);
       parts.push(sql<boolean>`d.name_key >= ${lo.key} AND d.name_key < ${hi.key}`);
     }
-    if (reach.labelIds.length)
-      parts.push(sql<boolean>`d.id IN (SELECT ld.device_id FROM label_devices ld JOIN labels l ON l.id = ld.label_id
-        WHERE l.org_id = ${reach.orgId} AND ld.label_id IN (${sql.join([...reach.labelIds])}))`);
+    // A token restricted to labels reaches their members, listed or dynamic (one membership module).
+    if (reach.labelIds.length) {
+      const members = await labelMembers(this.db, reach.orgId, [...reach.labelIds]);
+      parts.push(members.anyOf('d', [...reach.labelIds]));
+    }
     return sql<boolean>`(${sql.join(parts, sql` AND `)})`;
   }
 

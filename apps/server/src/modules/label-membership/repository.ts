@@ -74,6 +74,14 @@ export class LabelMembership {
       const next: number[] = [];
       for (const row of rows) {
         const filter = parseStoredFilter(row.filter);
+        // Filters are checked before they are stored: one that no longer reads is damage to say out loud.
+        if (filter === 'broken')
+          process.emitWarning(
+            `label ${row.id} (organisation ${row.org_id}): its stored filter does not read as a filter; it matches no panel`,
+            {
+              code: 'PANELFLEET_LABEL_FILTER',
+            },
+          );
         labels.set(row.id, { id: row.id, orgId: row.org_id, filter });
         if (filter && filter !== 'broken') next.push(...referencedLabels(filter));
       }
