@@ -102,6 +102,10 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   // without a listener that event would end the process. The pool drops the client and makes new
   // ones when the database is back.
   pool.on('error', (err) => options.onConnectionError?.(err));
+  // And a listener for a client's whole life: between the pool handing a client out (its idle
+  // listener removed) and the code that asked for it adding its own, an end by the server (57P01)
+  // would find no listener and end the process (seen once under load in database-outage.test.ts).
+  pool.on('connect', (client) => client.on('error', (err) => options.onConnectionError?.(err)));
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({
       pool: discardingBrokenClients(pool, (err) => options.onConnectionError?.(err)),
@@ -118,6 +122,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     keepAlive: true,
   });
   pingPool.on('error', (err) => options.onConnectionError?.(err));
+  pingPool.on('connect', (client) => client.on('error', (err) => options.onConnectionError?.(err)));
   return {
     kysely,
     dialect: 'postgres',
