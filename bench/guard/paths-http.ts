@@ -27,6 +27,11 @@ const FILE_MIB = 32;
 const DOWNLOADS = 16;
 const CLIENTS = 4;
 const LIST_REQUESTS = 300;
+/**
+ * The peer's page costs about a third of ours: it reads four times as many pages so that its round
+ * lasts about as long as ours, and a timer or a collection of the process weighs the same in both.
+ */
+const PEER_PAGES = 4 * LIST_REQUESTS;
 const PAGE = 20;
 const USAGE_DAYS = 8;
 const APPS = ['Whiteboard', 'Chrome', 'VLC', 'Zoom', 'WPS Office'];
@@ -159,7 +164,7 @@ export const deviceListPath: HotPath<HttpContext> = {
     const total = server.reader.prepare('SELECT count(*) FROM devices WHERE org_id = ?').pluck();
     const cpu0 = ownCpuSeconds();
     let bytes = 0;
-    for (let i = 0; i < LIST_REQUESTS; i++) {
+    for (let i = 0; i < PEER_PAGES; i++) {
       const rows = page.all(server.orgId, PAGE, ((i + listRound) % 10) * PAGE);
       bytes += JSON.stringify({
         hhtStatus: 'success',
@@ -168,7 +173,7 @@ export const deviceListPath: HotPath<HttpContext> = {
       }).length;
     }
     if (bytes === 0) throw new Error('the plain SQL page read nothing');
-    return { ops: LIST_REQUESTS, cost: ownCpuSeconds() - cpu0 };
+    return { ops: PEER_PAGES, cost: ownCpuSeconds() - cpu0 };
   },
 };
 
