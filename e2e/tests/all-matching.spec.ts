@@ -86,10 +86,13 @@ for (const [language, words] of [
     await expect(result.locator('.ant-pagination-total-text, .ant-pagination')).toBeVisible();
     // Every panel of the filter is in the results, page after page.
     const keys = new Set<string>();
+    const listed = result.locator('.ant-table-tbody .ant-table-row');
     for (let pageNo = 1; pageNo <= 3; pageNo++) {
+      const shown = pageNo > 1 ? await listed.first().getAttribute('data-device-key') : null;
       if (pageNo > 1) await result.locator(`.ant-pagination-item-${pageNo}`).click();
-      const listed = result.locator('.ant-table-tbody .ant-table-row');
       await expect(listed.first()).toBeVisible();
+      // The page is read once its rows replaced the previous page's (they load after the click).
+      if (shown) await expect(listed.first()).not.toHaveAttribute('data-device-key', shown);
       for (const key of await listed.evaluateAll((els) => els.map((e) => e.getAttribute('data-device-key'))))
         if (key) keys.add(key);
     }

@@ -6,14 +6,16 @@ export interface ReceivedCall {
   body: string;
 }
 
-/** What the receiver does with the n-th request (0-based): answer a status (after a wait), or never answer. */
+/** What the receiver does with the n-th request (0-based; the call itself beside it): answer a status (after a wait), or never answer. */
 export type Answer = { status: number; afterMs?: number } | 'hang';
 
 /**
  * A local webhook receiver: records every request and answers as the test says (fail then
  * succeed, slow, never). Requests still waiting for their answer are counted.
  */
-export async function startReceiver(answer: (n: number) => Answer = () => ({ status: 200 })) {
+export async function startReceiver(
+  answer: (n: number, call: ReceivedCall) => Answer = () => ({ status: 200 }),
+) {
   const calls: ReceivedCall[] = [];
   let waiting = 0;
   const sockets = new Set<net.Socket>();
@@ -22,8 +24,9 @@ export async function startReceiver(answer: (n: number) => Answer = () => ({ sta
     request.on('data', (c: Buffer) => chunks.push(c));
     request.on('end', () => {
       const n = calls.length;
-      calls.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const what = answer(n);
+      const call = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      calls.push(call);
+      const what = answer(n, call);
       if (what === 'hang') return;
       waiting++;
       setTimeout(() => {
