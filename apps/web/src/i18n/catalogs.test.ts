@@ -1,13 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { mergeCatalogs, messageCatalogs, VIEW_NAMES } from '@panelfleet/contract';
-import programsEnUS from '../../../../packages/contract/src/i18n/programs.en-US.json';
-import programsZhCN from '../../../../packages/contract/src/i18n/programs.zh-CN.json';
-import oplogEnUS from '../../../../packages/contract/src/i18n/oplog.en-US.json';
-import oplogZhCN from '../../../../packages/contract/src/i18n/oplog.zh-CN.json';
-import screenshotsEnUS from '../../../../packages/contract/src/i18n/screenshots.en-US.json';
-import screenshotsZhCN from '../../../../packages/contract/src/i18n/screenshots.zh-CN.json';
 import { loadConsoleCatalog, loadContractCatalog } from './index';
 import { SKINS } from '../features/shell/skins';
+
+/** Every message file of the contract, by name ("ota.en-US"). */
+const contractFiles = Object.fromEntries(
+  Object.entries(
+    import.meta.glob<Record<string, unknown>>('../../../../packages/contract/src/i18n/*.json', {
+      eager: true,
+      import: 'default',
+    }),
+  ).map(([file, catalog]) => [
+    file
+      .split('/')
+      .pop()!
+      .replace(/\.json$/, ''),
+    catalog,
+  ]),
+);
+
+/** The contract's message files that load with their screens (each family's `catalogs.ts`). */
+const LAZY_CONTRACT = [
+  'programs',
+  'oplog',
+  'screenshots',
+  'ota',
+  'alerts',
+  'reports',
+  'apk',
+  'dashboard',
+  'certificate',
+  'settings',
+];
+
+/** The console's catalogs that load with their screens (the `locales` folders of the features), by file. */
+const lazyConsoleFiles = import.meta.glob<Record<string, unknown>>('../features/**/locales/*.json', {
+  eager: true,
+  import: 'default',
+});
 
 const consoleCatalogs = {
   'zh-CN': await loadConsoleCatalog('zh-CN'),
@@ -55,18 +85,31 @@ describe('contract catalogs', () => {
   });
 
   it('the console loads the same messages the server answers with, one language at a time', async () => {
-    // The program messages load with the program tab (features/programs/catalogs.ts), the
-    // operation log's words with the log and report screens (features/logs/catalogs.ts), the
-    // screenshot messages with the screenshot screens (features/screenshots/catalogs.ts).
-    const lazy = {
-      'zh-CN': [programsZhCN, oplogZhCN, screenshotsZhCN],
-      'en-US': [programsEnUS, oplogEnUS, screenshotsEnUS],
-    };
     for (const language of ['zh-CN', 'en-US'] as const) {
       const startUp = await loadContractCatalog(language);
-      expect(startUp).not.toHaveProperty('program');
-      expect(startUp).not.toHaveProperty('oplog');
-      expect(mergeCatalogs(startUp, ...lazy[language])).toEqual(messageCatalogs[language]);
+      for (const name of LAZY_CONTRACT) {
+        const lazy = contractFiles[`${name}.${language}`]!;
+        expect(lazy, name).toBeTypeOf('object');
+        // None of a lazy file's messages is in the start-up strings.
+        for (const key of leafKeys(lazy))
+          expect(startUp, `${name}: ${key}`).not.toHaveProperty(key.split('.'));
+      }
+      const lazy = LAZY_CONTRACT.map((name) => contractFiles[`${name}.${language}`]!);
+      expect(mergeCatalogs(startUp, ...lazy)).toEqual(messageCatalogs[language]);
+    }
+  });
+});
+
+describe('catalogs that load with their screens', () => {
+  it('each has zh-CN and en-US with identical key sets and no empty message', () => {
+    const files = Object.keys(lazyConsoleFiles).filter((file) => file.endsWith('.en-US.json'));
+    expect(files.length).toBeGreaterThanOrEqual(9);
+    for (const file of files) {
+      const en = leaves(lazyConsoleFiles[file]!);
+      const zh = leaves(lazyConsoleFiles[file.replace('.en-US.json', '.zh-CN.json')]!);
+      expect(Object.keys(zh).sort(), file).toEqual(Object.keys(en).sort());
+      for (const [key, value] of [...Object.entries(zh), ...Object.entries(en)])
+        expect(typeof value === 'string' && value.trim() !== '', `${file}: ${key}`).toBe(true);
     }
   });
 });

@@ -10,15 +10,23 @@ export const strings: LanguageStrings = {
   ),
   contract: mergeFiles(
     contractBase,
-    // The program messages load with the program tab (features/programs/catalogs.ts), the operation
-    // log's words with the log and report screens (features/logs/catalogs.ts), the screenshot
-    // messages with the screenshot screens (features/screenshots/catalogs.ts).
+    // Each family of screens loads its own messages with its screens (the `catalogs.ts` of its
+    // feature folder): the program tab, the operation log's words (log and report screens), the
+    // screenshots, OTA, alerts, reports and tips, the APK tab, dashboards, the certificate and the
+    // settings screen.
     import.meta.glob<Catalog>(
       [
         '../../../../packages/contract/src/i18n/*.en-US.json',
         '!../../../../packages/contract/src/i18n/programs.en-US.json',
         '!../../../../packages/contract/src/i18n/oplog.en-US.json',
         '!../../../../packages/contract/src/i18n/screenshots.en-US.json',
+        '!../../../../packages/contract/src/i18n/ota.en-US.json',
+        '!../../../../packages/contract/src/i18n/alerts.en-US.json',
+        '!../../../../packages/contract/src/i18n/reports.en-US.json',
+        '!../../../../packages/contract/src/i18n/apk.en-US.json',
+        '!../../../../packages/contract/src/i18n/dashboard.en-US.json',
+        '!../../../../packages/contract/src/i18n/certificate.en-US.json',
+        '!../../../../packages/contract/src/i18n/settings.en-US.json',
       ],
       { eager: true, import: 'default' },
     ),

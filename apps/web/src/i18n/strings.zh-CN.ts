@@ -10,15 +10,23 @@ export const strings: LanguageStrings = {
   ),
   contract: mergeFiles(
     contractBase,
-    // The program messages load with the program tab (features/programs/catalogs.ts), the operation
-    // log's words with the log and report screens (features/logs/catalogs.ts), the screenshot
-    // messages with the screenshot screens (features/screenshots/catalogs.ts).
+    // Each family of screens loads its own messages with its screens (the `catalogs.ts` of its
+    // feature folder): the program tab, the operation log's words (log and report screens), the
+    // screenshots, OTA, alerts, reports and tips, the APK tab, dashboards, the certificate and the
+    // settings screen.
     import.meta.glob<Catalog>(
       [
         '../../../../packages/contract/src/i18n/*.zh-CN.json',
         '!../../../../packages/contract/src/i18n/programs.zh-CN.json',
         '!../../../../packages/contract/src/i18n/oplog.zh-CN.json',
         '!../../../../packages/contract/src/i18n/screenshots.zh-CN.json',
+        '!../../../../packages/contract/src/i18n/ota.zh-CN.json',
+        '!../../../../packages/contract/src/i18n/alerts.zh-CN.json',
+        '!../../../../packages/contract/src/i18n/reports.zh-CN.json',
+        '!../../../../packages/contract/src/i18n/apk.zh-CN.json',
+        '!../../../../packages/contract/src/i18n/dashboard.zh-CN.json',
+        '!../../../../packages/contract/src/i18n/certificate.zh-CN.json',
+        '!../../../../packages/contract/src/i18n/settings.zh-CN.json',
       ],
       { eager: true, import: 'default' },
     ),

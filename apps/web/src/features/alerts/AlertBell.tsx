@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { homeView } from '../../paths';
 import { useAlertAccess } from './useAlertAccess';
 import { useAlertCounts } from './useAlertCounts';
-import { bellColor } from './words';
+import { bellColor } from './bellColor';
 
 /**
  * The header's bell (issue 26): the number of active alerts of the user's scope, coloured by the

@@ -4,7 +4,8 @@ import en from './locales/alerts.en-US.json';
 import zh from './locales/alerts.zh-CN.json';
 import { filterParams, OPEN_ALERTS } from './centreFilter';
 import { formToInput, KIND_FIELDS, NEW_RULE, ruleToForm } from './ruleForm';
-import { bellColor, conditionText } from './words';
+import { bellColor } from './bellColor';
+import { conditionText } from './words';
 
 function leafKeys(node: unknown, prefix = ''): string[] {
   if (typeof node !== 'object' || node === null) return [prefix];

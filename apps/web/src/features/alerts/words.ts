@@ -10,20 +10,6 @@ export const SEVERITY_COLORS: Record<Severity, string> = {
   info: 'blue',
 };
 
-/** The badge colour of the bell: that of the most urgent severity with an active alert. */
-export function bellColor(bySeverity: Partial<Record<Severity, number>>): string | undefined {
-  const order: Severity[] = ['critical', 'major', 'minor', 'info'];
-  const worst = order.find((severity) => (bySeverity[severity] ?? 0) > 0);
-  return worst ? BADGE_COLORS[worst] : undefined;
-}
-
-const BADGE_COLORS: Record<Severity, string> = {
-  critical: '#f5222d',
-  major: '#fa541c',
-  minor: '#faad14',
-  info: '#1677ff',
-};
-
 type Translate = (key: string, vars?: Record<string, string | number>) => string;
 
 /** What a condition watches, in words ("Offline longer than 10 minutes"). */

@@ -3,6 +3,10 @@ import { VIEW_NAMES, type ViewName } from '@panelfleet/contract';
 import { withOperationWords } from '../logs/catalogs';
 import { withOtaCatalogs } from '../ota/catalogs';
 import { withAlertCatalogs } from '../alerts/catalogs';
+import { withReportCatalogs } from '../reports/catalogs';
+import { withDashboardCatalogs } from '../dashboards/catalogs';
+import { withCertificateCatalogs } from '../certificate/catalogs';
+import { withSettingCatalogs } from '../settings/catalogs';
 
 /** A screen, told which of its views it was opened as (a host shows that tab). */
 type ViewComponent = LazyExoticComponent<ComponentType<{ view: ViewName }>>;
@@ -11,11 +15,14 @@ type ViewComponent = LazyExoticComponent<ComponentType<{ view: ViewName }>>;
 const licenses: ViewComponent = lazy(() => import('../licenses/LicenseView'));
 const deviceManage: ViewComponent = lazy(() => import('../devices/list/DeviceManageView'));
 // Dashboards: index1 is Dashboard B (types 1, 3 and the platform admin), index2 Dashboard A (types 2, 4).
-const dashboardB: ViewComponent = lazy(() => import('../dashboards/DashboardB'));
-const dashboardA: ViewComponent = lazy(() => import('../dashboards/DashboardA'));
+const dashboardB: ViewComponent = lazy(withDashboardCatalogs(() => import('../dashboards/DashboardB')));
+const dashboardA: ViewComponent = lazy(withDashboardCatalogs(() => import('../dashboards/DashboardA')));
 // OTA management: the host (otaPromote, upgradeManage) and each of its tabs, every tab its own URL.
 const otaManage: ViewComponent = lazy(withOtaCatalogs(() => import('../ota/manage/OtaManageView')));
-const otaLog: ViewComponent = lazy(withOtaCatalogs(() => import('../ota/log/OtaLogView')));
+const otaLog: ViewComponent = lazy(
+  // The OTA log's host also shows the abnormal log (the report strings).
+  withOtaCatalogs(withReportCatalogs(() => import('../ota/log/OtaLogView'))),
+);
 // Issue 26: the notification centre and its tabs (rules, webhooks), every tab its own URL.
 const alertsHost: ViewComponent = lazy(withAlertCatalogs(() => import('../alerts/AlertsView')));
 const screens: Record<ViewName, ViewComponent> = {
@@ -33,18 +40,18 @@ const screens: Record<ViewName, ViewComponent> = {
   machineManage: otaManage,
   feedBack: lazy(() => import('../feedback/FeedbackView')),
   ServeList: lazy(() => import('../servers/ServerListView')),
-  setting: lazy(() => import('../settings/SettingView')),
-  certificate: lazy(() => import('../certificate/CertificateView')),
-  report: lazy(withOperationWords(() => import('../reports/ReportView'))),
+  setting: lazy(withSettingCatalogs(() => import('../settings/SettingView'))),
+  certificate: lazy(withCertificateCatalogs(() => import('../certificate/CertificateView'))),
+  report: lazy(withOperationWords(withReportCatalogs(() => import('../reports/ReportView')))),
   apk: otaManage,
   // The spec's older list variant of the APK page (type 1's menu): the same repository screen,
   // which searches, uploads with a remark and installs to panels chosen by key or name, shown as
   // the APK tab of OTA management like the distributor's other entry there (upgradeTactics).
   apkRenew: otaManage,
   ssoSettings: lazy(() => import('../sso/SsoSettingsView')),
-  operationLog: lazy(withOperationWords(() => import('../logs/OperationLogView'))),
+  operationLog: lazy(withOperationWords(withReportCatalogs(() => import('../logs/OperationLogView')))),
   abnormalLog: otaLog,
-  errorMsg: lazy(() => import('../tips/ErrorTipsView')),
+  errorMsg: lazy(withReportCatalogs(() => import('../tips/ErrorTipsView'))),
   warningMsg: otaManage,
   otaPromote: otaManage,
   upgradeManage: otaManage,

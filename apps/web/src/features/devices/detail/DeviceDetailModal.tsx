@@ -13,6 +13,8 @@ import { RemoteControlPanel } from './RemoteControlPanel';
 import { SettingPanel } from './SettingPanel';
 import { StorageTab } from './StorageTab';
 import { useScreenshotCatalogs, withScreenshotCatalogs } from '../../screenshots/catalogs';
+import { withPanelHistoryCatalogs } from '../history/catalogs';
+import { withOtaCatalogs } from '../../ota/catalogs';
 import { useDeviceDetail, usePanelSettings } from './useDeviceDetail';
 import { useSettingsPush } from './useSettingsPush';
 import { useResetOnOpen } from '../../../lists/useResetOnOpen';
@@ -29,8 +31,9 @@ const ScreenshotTab = lazy(withScreenshotCatalogs(() => import('../../screenshot
 
 type TabKey = 'info' | 'storage' | 'download' | 'apps' | 'screen' | 'history';
 
-// The history's charts (ECharts) are a chunk of their own, loaded when the tab is first opened.
-const HistoryTab = lazy(() => import('../history/HistoryTab'));
+// The history's charts (ECharts) are a chunk of their own, loaded when the tab is first opened,
+// with its strings and the OTA strings (the states of its OTA tasks).
+const HistoryTab = lazy(withPanelHistoryCatalogs(withOtaCatalogs(() => import('../history/HistoryTab'))));
 
 /**
  * The device detail modal of spec 2 (900 wide, not closed by the mask): name and online marker,

@@ -6,10 +6,11 @@ import type { ViewName } from '@panelfleet/contract';
 import { homeView } from '../../../paths';
 import { LabelsPanel } from '../../labels/LabelsPanel';
 import { withScreenshotCatalogs } from '../../screenshots/catalogs';
+import { withDashboardCatalogs } from '../../dashboards/catalogs';
 import { DeviceListTab } from './DeviceListTab';
 
 // The fleet map and ECharts load only when the Map tab is opened.
-const FleetMapView = lazy(() => import('../../dashboards/FleetMapView'));
+const FleetMapView = lazy(withDashboardCatalogs(() => import('../../dashboards/FleetMapView')));
 // A label's wall of screenshots (/home/Labels?wall=<labelId>) loads when opened.
 const WallView = lazy(withScreenshotCatalogs(() => import('../../screenshots/WallView')));
 

@@ -5,16 +5,18 @@ import { useTranslation } from 'react-i18next';
 import type { ViewName } from '@panelfleet/contract';
 import { homeView } from '../../../paths';
 import { useOtaAccess } from './useOtaAccess';
+import { withApkCatalogs } from '../../apk/catalogs';
+import { withReportCatalogs } from '../../reports/catalogs';
 
 // Each tab loads when it is opened.
 const OtaFilesTab = lazy(() => import('../files/OtaFilesTab'));
-const ApkView = lazy(() => import('../../apk/ApkView'));
+const ApkView = lazy(withApkCatalogs(() => import('../../apk/ApkView')));
 const TasksTab = lazy(() => import('../tasks/TasksTab'));
 const PoliciesView = lazy(() => import('../policies/PoliciesView'));
 const OtaVersionsView = lazy(() => import('../versions/OtaVersionsView'));
 const MachineTypesView = lazy(() => import('../../machineTypes/MachineTypesView'));
 const SourcesView = lazy(() => import('../../sources/SourcesView'));
-const WarningsView = lazy(() => import('../../tips/WarningsView'));
+const WarningsView = lazy(withReportCatalogs(() => import('../../tips/WarningsView')));
 
 /** The tabs after the file list, in order; each is a view of its own (its own URL). */
 const TAB_VIEWS: { view: ViewName; label: string; render: () => ReactNode }[] = [
