@@ -31,6 +31,9 @@ const LAZY_CONTRACT = [
   'dashboard',
   'certificate',
   'settings',
+  'device-import',
+  'device-csv',
+  'api-tokens',
 ];
 
 /** The console's catalogs that load with their screens (the `locales` folders of the features), by file. */

@@ -160,11 +160,13 @@ describe('every screen has its strings before it renders', () => {
     expect(familiesOf('features/apk/InstallTasks.tsx')).toEqual(['features/apk', 'features/ota']);
     // Reached from the OTA log (with the report strings) and from OTA management (without them).
     expect(familiesOf('features/ota/tasks/states.tsx')).toEqual(['features/ota']);
+    // The device detail opens from the device screens and the alert centre, both with the settings.
     expect(familiesOf('features/devices/history/HistoryTab.tsx')).toEqual([
       'features/devices/history',
       'features/ota',
+      'features/settings',
     ]);
-    expect(families.size).toBeGreaterThanOrEqual(11);
+    expect(families.size).toBeGreaterThanOrEqual(13);
     expect(loaded.size).toBeGreaterThan(300);
   });
 

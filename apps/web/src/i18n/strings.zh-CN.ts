@@ -12,8 +12,8 @@ export const strings: LanguageStrings = {
     contractBase,
     // Each family of screens loads its own messages with its screens (the `catalogs.ts` of its
     // feature folder): the program tab, the operation log's words (log and report screens), the
-    // screenshots, OTA, alerts, reports and tips, the APK tab, dashboards, the certificate and the
-    // settings screen.
+    // screenshots, OTA, alerts, reports and tips, the APK tab, dashboards, the certificate, settings,
+    // the device import and the API tokens.
     import.meta.glob<Catalog>(
       [
         '../../../../packages/contract/src/i18n/*.zh-CN.json',
@@ -27,6 +27,9 @@ export const strings: LanguageStrings = {
         '!../../../../packages/contract/src/i18n/dashboard.zh-CN.json',
         '!../../../../packages/contract/src/i18n/certificate.zh-CN.json',
         '!../../../../packages/contract/src/i18n/settings.zh-CN.json',
+        '!../../../../packages/contract/src/i18n/device-import.zh-CN.json',
+        '!../../../../packages/contract/src/i18n/device-csv.zh-CN.json',
+        '!../../../../packages/contract/src/i18n/api-tokens.zh-CN.json',
       ],
       { eager: true, import: 'default' },
     ),

@@ -2,17 +2,20 @@ import { CONTRACT_NS } from '../../i18n';
 import { lazyCatalogs } from '../../i18n/lazyCatalogs';
 
 /**
- * The contract's setting-template messages load with the settings screen. The console's setting
- * strings stay with the start-up strings: the device screens push and show saved settings too.
+ * The settings strings (templates, sources, picture settings, pushes and their results) and the
+ * contract's setting-template messages load with the screens that show them: the settings screen,
+ * and the device screens and the alert centre, whose device detail pushes and shows saved settings.
  */
 const catalogs = lazyCatalogs({
   'zh-CN': [
+    { namespace: 'translation', load: () => import('./locales/settings.zh-CN.json') },
     {
       namespace: CONTRACT_NS,
       load: () => import('../../../../../packages/contract/src/i18n/settings.zh-CN.json'),
     },
   ],
   'en-US': [
+    { namespace: 'translation', load: () => import('./locales/settings.en-US.json') },
     {
       namespace: CONTRACT_NS,
       load: () => import('../../../../../packages/contract/src/i18n/settings.en-US.json'),

@@ -7,13 +7,18 @@ import { withReportCatalogs } from '../reports/catalogs';
 import { withDashboardCatalogs } from '../dashboards/catalogs';
 import { withCertificateCatalogs } from '../certificate/catalogs';
 import { withSettingCatalogs } from '../settings/catalogs';
+import { withDeviceImportCatalogs } from '../devices/list/catalogs';
+import { withApiTokenCatalogs } from '../personal/apiTokens/catalogs';
 
 /** A screen, told which of its views it was opened as (a host shows that tab). */
 type ViewComponent = LazyExoticComponent<ComponentType<{ view: ViewName }>>;
 
 /** Every view's screen, one lazy import each; a view without one does not compile. */
 const licenses: ViewComponent = lazy(() => import('../licenses/LicenseView'));
-const deviceManage: ViewComponent = lazy(() => import('../devices/list/DeviceManageView'));
+// The device screens push and show saved settings (the settings strings) and import panels.
+const deviceManage: ViewComponent = lazy(
+  withSettingCatalogs(withDeviceImportCatalogs(() => import('../devices/list/DeviceManageView'))),
+);
 // Dashboards: index1 is Dashboard B (types 1, 3 and the platform admin), index2 Dashboard A (types 2, 4).
 const dashboardB: ViewComponent = lazy(withDashboardCatalogs(() => import('../dashboards/DashboardB')));
 const dashboardA: ViewComponent = lazy(withDashboardCatalogs(() => import('../dashboards/DashboardA')));
@@ -24,10 +29,13 @@ const otaLog: ViewComponent = lazy(
   withOtaCatalogs(withReportCatalogs(() => import('../ota/log/OtaLogView'))),
 );
 // Issue 26: the notification centre and its tabs (rules, webhooks), every tab its own URL.
-const alertsHost: ViewComponent = lazy(withAlertCatalogs(() => import('../alerts/AlertsView')));
+const alertsHost: ViewComponent = lazy(
+  // The alert centre opens a panel's detail, which shows its saved settings.
+  withAlertCatalogs(withSettingCatalogs(() => import('../alerts/AlertsView'))),
+);
 const screens: Record<ViewName, ViewComponent> = {
   customerActive: lazy(() => import('../personal/CustomerActiveView')),
-  personCenter: lazy(() => import('../personal/PersonCenterView')),
+  personCenter: lazy(withApiTokenCatalogs(() => import('../personal/PersonCenterView'))),
   modifyPassword: lazy(() => import('../personal/ModifyPasswordView')),
   customer: lazy(() => import('../accounts/ConsoleUsersView')),
   customerManage: lazy(() => import('../accounts/CustomersView')),
