@@ -54,7 +54,9 @@ export const BUDGETS: Record<string, number> = {
   download: 1.45, // 0.92-1.16
   'device list': 5.75, // 3.77-4.60
   'report export': 0.79, // 1.16-1.35; 0.58-0.63 after the export writes its sheet XML itself
-  'first screen': 2.9, // 2.52 (288 KB against React + ReactDOM's 114 KB; 3.17 before issue 24 item 2)
+  // 2.51 (286 KB against React + ReactDOM's 114 KB) once the screens' strings load with them; 2.60
+  // (297 KB) before that, 2.52 (288 KB) when issue 24 item 2 landed, 3.17 before it.
+  'first screen': 2.89,
 };
 
 export const ALL_PATHS: Array<HotPath<GuardContext>> = [
