@@ -50,9 +50,9 @@ describe.each(backends)('an APK upload cut off and resumed, also across a restar
     );
 
   /**
-   * A PATCH that announces all of `bytes` but whose client goes away once the server has stored
-   * `sent` of them (bytes still in flight when a connection breaks may be lost: tus resumes from
-   * the offset the server answers); the offset stored.
+   * A PATCH that announces all of `bytes` but whose client goes away after `sent` of them, once the
+   * server has begun to store them; the offset the server answers after (what it had not yet taken
+   * in when the connection broke is lost, and tus resumes from there).
    */
   async function cutPatch(id: string, offset: number, bytes: Buffer, sent: number) {
     const request = http.request(`${server.url}/upload/tus/${id}`, {
@@ -66,13 +66,19 @@ describe.each(backends)('an APK upload cut off and resumed, also across a restar
       },
     });
     request.on('error', () => undefined);
-    request.write(bytes.subarray(0, sent));
+    // Handed to the kernel whole before the client goes: a destroyed request drops what it still buffers.
+    await new Promise<void>((resolve, reject) =>
+      request.write(bytes.subarray(0, sent), (error) => (error ? reject(error) : resolve())),
+    );
     const file = path.join(server.dataDir, 'uploads', id);
-    await waitFor('the first bytes of the part stored', () => fs.statSync(file).size === offset + sent);
+    await waitFor('the first bytes of the part stored', () => fs.statSync(file).size > offset);
     request.destroy();
     // The next request for the upload ends the part (if the server has not yet seen the client go).
     const head = await tusOffset(target(), id);
-    expect(head).toEqual({ status: 200, offset: offset + sent });
+    expect(head.status).toBe(200);
+    // What the server had taken in when the connection broke: some of the part, at most what was sent.
+    expect(head.offset).toBeGreaterThan(offset);
+    expect(head.offset).toBeLessThanOrEqual(offset + sent);
     return head.offset;
   }
 
@@ -124,7 +130,7 @@ describe.each(backends)('an APK upload cut off and resumed, also across a restar
     const content = await build(1);
     const id = await create(content);
     let offset = await patchUntil(id, content, 0, Math.floor(1.5 * MiB));
-    offset = await cutPatch(id, offset, content.subarray(offset, offset + 2 * MiB), 700_001);
+    offset = await cutPatch(id, offset, content.subarray(offset, offset + 2 * MiB), MiB + 700_001);
     await patchUntil(id, content, offset, content.length);
     expect(await uploadedSha256(id)).toEqual({ state: 'complete', sha256: sha256(content) });
     const version = await claim(id);
@@ -141,7 +147,7 @@ describe.each(backends)('an APK upload cut off and resumed, also across a restar
     const content = await build(2);
     const id = await create(content);
     let offset = await patchUntil(id, content, 0, 2 * MiB + 5);
-    offset = await cutPatch(id, offset, content.subarray(offset, offset + MiB), 300_000);
+    offset = await cutPatch(id, offset, content.subarray(offset, offset + 2 * MiB), MiB + 300_000);
     await restart();
     offset = await patchUntil(id, content, offset, content.length);
     expect(offset).toBe(content.length);
