@@ -3,7 +3,8 @@
  * icon, v2 signature, and an uncompressed asset that makes up the size) through the console's
  * way in: the resumable tus upload in 8 MiB PATCHes (as apps/web/src/uploads/resumableUpload.ts
  * sends them), then the call that claims it (the server reads the zip directory, the manifest,
- * the icon and verifies the v2 signature over the whole file, then renames it into place).
+ * the icon and verifies the v2 signature, its content digest from the chunk digests the upload
+ * took as the bytes arrived, then renames it into place).
  *
  * Baselines in the same run, with the same bytes: writing them to a file on the same disk
  * (8 MiB writes, no fsync, as the upload store), and the smallest Node HTTP server that writes a request

@@ -112,8 +112,9 @@ const RESOURCE_REF = /^resourceId:0x([0-9a-f]{8})$/i;
  * anything), the binary manifest (with adbkit-apkreader's parser), the label and launcher icon
  * through resources.arsc, and the signing certificate of its v2/v3 signature block, verified.
  * Anything that does not hold is a Refusal with the reason in the caller's language.
+ * `contentChunks`: the upload's v2 chunk digests, when it took them (readSigner).
  */
-export async function readApk(file: string): Promise<ApkInfo> {
+export async function readApk(file: string, contentChunks?: readonly Buffer[]): Promise<ApkInfo> {
   let zip: yauzl.ZipFile;
   try {
     zip = await openZip(file);
@@ -170,7 +171,7 @@ export async function readApk(file: string): Promise<ApkInfo> {
     const icon = iconEntry
       ? await readEntry(zip, iconEntry, APK_LIMITS.iconBytes).catch(rethrowAs('icon'))
       : undefined;
-    const signer = await readSigner(file);
+    const signer = await readSigner(file, contentChunks);
     return {
       packageName,
       label,

@@ -79,11 +79,16 @@ async function zipLayout(fd: fs.promises.FileHandle, size: number) {
   throw new Refusal('apk.notApk', 'invalid', { detail: 'zip' });
 }
 
-/** The digest Android computes over the three sections (section 4 is the signing block itself, skipped). */
+/**
+ * The digest Android computes over the three sections (section 4 is the signing block itself,
+ * skipped). `taken`: digests of the file's whole chunks from offset 0 as the upload took them
+ * (SHA-256 only), used for the first section's whole chunks instead of reading them again.
+ */
 async function contentDigest(
   fd: fs.promises.FileHandle,
   hash: 'sha256' | 'sha512',
   sections: Array<{ start: number; end: number } | Buffer>,
+  taken: readonly Buffer[],
 ) {
   const chunks: Buffer[] = [];
   // One buffer for every chunk read: a new megabyte per chunk made V8 collect over and over (docs/benchmarks.md, APK upload).
@@ -99,7 +104,13 @@ async function contentDigest(
       for (let at = 0; at < section.length; at += CHUNK) one(section.subarray(at, at + CHUNK));
       continue;
     }
-    for (let at = section.start; at < section.end; at += CHUNK) {
+    let start = section.start;
+    if (start === 0 && hash === 'sha256') {
+      const whole = Math.min(taken.length, Math.floor(section.end / CHUNK));
+      chunks.push(...taken.slice(0, whole));
+      start = whole * CHUNK;
+    }
+    for (let at = start; at < section.end; at += CHUNK) {
       const { bytesRead } = await fd.read(reused, 0, Math.min(CHUNK, section.end - at), at);
       one(reused.subarray(0, bytesRead));
     }
@@ -116,7 +127,12 @@ export interface Signer {
   certificate: Buffer;
 }
 
-export async function readSigner(file: string): Promise<Signer> {
+/**
+ * `contentChunks`: the SHA-256 digests of the file's whole 1 MiB chunks from its first byte, v2's
+ * way (uploads/chunk-digests.ts), taken while the upload arrived; without them the content digest
+ * reads the whole file.
+ */
+export async function readSigner(file: string, contentChunks: readonly Buffer[] = []): Promise<Signer> {
   const fd = await fs.promises.open(file, 'r');
   try {
     const size = (await fd.stat()).size;
@@ -189,11 +205,12 @@ export async function readSigner(file: string): Promise<Signer> {
     // The end record as it was signed: the central directory's offset is the signing block's.
     const eocd = Buffer.from(zip.eocdBytes);
     eocd.writeUInt32LE(blockStart, 16);
-    const digest = await contentDigest(fd, verified.algorithm.hash, [
-      { start: 0, end: blockStart },
-      { start: zip.cdOffset, end: zip.eocd },
-      eocd,
-    ]);
+    const digest = await contentDigest(
+      fd,
+      verified.algorithm.hash,
+      [{ start: 0, end: blockStart }, { start: zip.cdOffset, end: zip.eocd }, eocd],
+      contentChunks,
+    );
     if (!digest.equals(digestOf.get(verified.id)!)) throw badSignature();
     return { scheme, certificate };
   } finally {

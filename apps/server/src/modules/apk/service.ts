@@ -112,7 +112,7 @@ export class ApkService {
     const upload = await this.deps.uploads.claim(caller.orgId, uploadId, 'apk');
     let info: ApkInfo;
     try {
-      info = await readApk(await upload.localFile());
+      info = await readApk(await upload.localFile(), upload.contentChunks);
     } catch (err) {
       if (err instanceof Refusal && CONTENT_REFUSALS.has(err.key)) await upload.discard();
       else await upload.giveBack();

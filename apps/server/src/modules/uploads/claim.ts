@@ -15,6 +15,11 @@ export interface ClaimedUpload {
   sha256: string;
   /** Empty but for firmware. */
   md5: string;
+  /**
+   * An APK's v2 content chunks' digests (chunk-digests.ts), taken as its bytes arrived; undefined
+   * when this instance did not take them (the signature check then reads the file itself).
+   */
+  contentChunks: readonly Buffer[] | undefined;
   /** Puts the bytes into `files` under `key`: on a directory a second name, in a bucket a copy the bucket makes. */
   storeAs(files: FileStore, key: string, options?: PutOptions): Promise<void>;
   /** The bytes as a stream. */
@@ -37,7 +42,11 @@ export function claimedUpload(
   row: UploadRecord,
   area: UploadArea,
   workDir: string,
-  settle: { forget(): Promise<void>; release(): Promise<void> },
+  settle: {
+    contentChunks: readonly Buffer[] | undefined;
+    forget(): Promise<void>;
+    release(): Promise<void>;
+  },
 ): ClaimedUpload {
   let copy: string | undefined;
   const dropCopy = async () => {
@@ -55,6 +64,7 @@ export function claimedUpload(
     size: row.size,
     sha256: row.sha256,
     md5: row.md5,
+    contentChunks: settle.contentChunks,
     storeAs: (files, key, options) => files.copyFrom(key, area.bytes, row.id, options),
     read: () => area.bytes.read(row.id),
     localFile: async () => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { DataStore, Locker } from '@tus/utils';
-import { BeyondLength, type HashedPart, type RunningHashes } from './running-hashes.js';
+import { BeyondLength, type HashKinds, type HashedPart, type RunningHashes } from './running-hashes.js';
 import { TUS_VERSION, TusFail } from './tus-replies.js';
 
 const PART_CONTENT_TYPE = 'application/offset+octet-stream';
@@ -24,7 +24,7 @@ const tusStatusOf = (error: unknown) =>
 export async function receivePart(
   req: IncomingMessage,
   id: string,
-  deps: { store: DataStore; locker: Locker; hashes: RunningHashes; md5: boolean },
+  deps: { store: DataStore; locker: Locker; hashes: RunningHashes; kinds: HashKinds },
 ): Promise<{ offset: number; size: number }> {
   if (req.headers['tus-resumable'] !== TUS_VERSION) throw new TusFail(412, 'upload.versionRequired');
   if (req.headers['content-type']?.split(';')[0]?.trim().toLowerCase() !== PART_CONTENT_TYPE)
@@ -58,7 +58,7 @@ export async function receivePart(
     const size = upload.size ?? 0;
     if (declared !== undefined && (!Number.isSafeInteger(declared) || offset + declared > size))
       throw new TusFail(413, 'upload.beyondLength');
-    part = deps.hashes.part(id, offset, { md5: deps.md5, limit: size - offset });
+    part = deps.hashes.part(id, offset, { ...deps.kinds, limit: size - offset });
     req.once('error', endPart);
     req.once('close', () => {
       if (!req.complete) endPart();

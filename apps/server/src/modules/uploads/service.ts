@@ -13,7 +13,7 @@ import type { SessionUser } from '../../http/router.js';
 import { claimedUpload, type ClaimedUpload } from './claim.js';
 import { receivePart } from './part-receiver.js';
 import type { UploadClaims, UploadRecord, UploadRepository } from './repository.js';
-import { RunningHashes } from './running-hashes.js';
+import { RunningHashes, type HashKinds } from './running-hashes.js';
 import { openUploadArea, type UploadArea } from './stores.js';
 import { failBody, sendFail, sendTusResponse, TUS_VERSION, TusFail } from './tus-replies.js';
 
@@ -32,8 +32,15 @@ interface RequestContext {
 
 const DAY_MS = 86_400_000;
 const ID_PATTERN = /^[0-9a-f]{32}$/;
-/** Only firmware shows an MD5 (the OTA file's fileMd5); the other kinds are hashed with SHA-256 alone. */
-const WITH_MD5: Record<uploads.UploadKind, boolean> = { firmware: true, apk: false, video: false };
+/**
+ * Only firmware shows an MD5 (the OTA file's fileMd5); the other kinds are hashed with SHA-256
+ * alone. APKs also get their v2 content chunks' digests, for the signature check (chunk-digests.ts).
+ */
+const HASHES: Record<uploads.UploadKind, HashKinds> = {
+  firmware: { md5: true, chunks: false },
+  apk: { md5: false, chunks: true },
+  video: { md5: false, chunks: false },
+};
 
 const formatBytes = (bytes: number) =>
   bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
@@ -163,10 +170,10 @@ export class UploadService {
         store: this.area.tus,
         locker: this.locker,
         hashes: this.hashes,
-        md5: WITH_MD5[kind],
+        kinds: HASHES[kind],
       });
       if (part.offset === part.size) {
-        const digests = await this.hashes.digests(upload.id, part.size, WITH_MD5[kind], () =>
+        const digests = await this.hashes.digests(upload.id, part.size, HASHES[kind], () =>
           this.area.bytes.read(upload.id),
         );
         await this.deps.repository.complete(upload.id, digests, this.deps.clock.now());
@@ -242,7 +249,7 @@ export class UploadService {
     const digest = (algorithm: string) => crypto.createHash(algorithm).update(file.bytes).digest('hex');
     await this.deps.repository.complete(
       id,
-      { sha256: digest('sha256'), md5: WITH_MD5[kind] ? digest('md5') : '' },
+      { sha256: digest('sha256'), md5: HASHES[kind].md5 ? digest('md5') : '' },
       this.deps.clock.now(),
     );
     return id;
@@ -268,7 +275,11 @@ export class UploadService {
       throw new Refusal(this.area.shared ? 'upload.notFound' : 'upload.elsewhere', 'conflict');
     }
     return claimedUpload(claimed, this.area, path.join(this.deps.dataDir, 'tmp'), {
-      forget: () => this.deps.claims.forget(claimed.id),
+      contentChunks: this.hashes.contentChunks(claimed.id),
+      forget: () => {
+        this.hashes.forget(claimed.id);
+        return this.deps.claims.forget(claimed.id);
+      },
       release: () => this.deps.claims.release(orgId, claimed.id),
     });
   }
