@@ -4,6 +4,7 @@ import { users } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 import { pageParams } from '../rules.js';
 import { MEDIA_FORMATS } from './materials.js';
+import { panelMatching } from '../device/selection.js';
 
 // Spec 2 sections 3-7 name these calls; list, insert, update and delete paths are not shown and
 // are chosen here in its style. A program is a playlist a panel plays (as in Xibo or MagicInfo).
@@ -273,14 +274,21 @@ const publishers = creators;
 export const publishProgram = defineCall({
   method: 'POST',
   path: '/program/packZip',
-  summary: 'Publish an approved program (role 0) to deviceIds or tagIds',
+  summary:
+    'Publish an approved program (role 0) to deviceIds, tagIds, or every enabled panel matching a filter ' +
+    '(matching, JSON body; at most 10,000), exactly one of the three',
   tag,
   access: publishers,
-  params: z.object({
-    programId,
-    deviceIds: idList('device.notFound', 'program.chooseDevice').default([]),
-    tagIds: idList('label.notFound', 'program.chooseDevice').default([]),
-  }),
+  params: z
+    .object({
+      programId,
+      deviceIds: idList('device.notFound', 'program.chooseDevice').default([]),
+      tagIds: idList('label.notFound', 'program.chooseDevice').default([]),
+      matching: panelMatching.optional(),
+    })
+    .refine((p) => [p.deviceIds.length > 0, p.tagIds.length > 0, !!p.matching].filter(Boolean).length === 1, {
+      error: 'program.chooseDevice',
+    }),
   reply: itemReply(
     z.object({ taskId: z.number().int(), deviceCount: z.number().int(), skippedCount: z.number().int() }),
   ),
