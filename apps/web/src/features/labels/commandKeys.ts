@@ -11,7 +11,8 @@ export function newRequestKey(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-type LabelCommandCall = typeof device.sendCommandByTagIds | typeof device.sendPowerUpByTagIds;
+type LabelCommandCall =
+  typeof device.sendCommandByTagIds | typeof device.sendPowerUpByTagIds | typeof device.sendCommandToMatching;
 
 /**
  * Idempotency keys of label commands: every click sends a new key, except the same command sent
