@@ -19,7 +19,7 @@ test.describe.configure({ mode: 'serial', timeout: 120_000 });
 let templateId = 0;
 test.afterEach(async ({ page }) => {
   const listed = await apiCall(page, url, device.listDevices, { start: 1, size: 100 });
-  for (const panel of listed.listObject.filter((d) => /^PM(EN|ZH)-/.test(d.deviceKey)))
+  for (const panel of listed.listObject.filter((d) => /^PM(EN|ZH)C?-/.test(d.deviceKey)))
     await apiCall(page, url, device.removeDevice, { deviceId: panel.deviceId, keepHistory: '0' });
   if (templateId) await apiCall(page, url, settings.deleteSetting, { id: templateId });
   templateId = 0;
@@ -103,5 +103,38 @@ for (const [language, words] of [
       Array.from({ length: PANELS }, (_, i) => `${words.prefix}-${String(i + 1).padStart(3, '0')}`),
     );
     await snapshot(page, `picker-matching-result-${language}`);
+  });
+}
+
+// The device list's commands go to "all matching" only: the menu is offered once chosen, and a
+// restart reaches every panel of the filter (twelve, more than the page of five in view).
+for (const [language, words] of [
+  ['en-US', { prefix: 'PMENC', restart: 'Restart', sent: `Sent to ${PANELS} panels` }],
+  ['zh-CN', { prefix: 'PMZHC', restart: '重启', sent: `已发送给 ${PANELS} 台设备` }],
+] as const) {
+  test(`restarts all panels matching the device list's filter (${language})`, async ({ page }) => {
+    await signIn(page, 'normal', 'operator1', 'operator123', language);
+    await enrollLabelled(page, words.prefix);
+    await page.goto(`${url}/home/deviceManage`);
+    const list = page.getByTestId('device-list');
+    await expect(list).toBeVisible();
+    await page.getByTestId('list-search').fill(words.prefix.toLowerCase());
+    await page.getByTestId('list-search-button').click();
+    await expect(list.locator('.ant-table-tbody .ant-table-row')).toHaveCount(5);
+    await expect(page.getByTestId('matching-commands')).toBeDisabled();
+    await list.locator('.ant-table-thead .ant-checkbox-input').check();
+    await page.getByTestId('all-matching-choose').click();
+    await expect(page.getByTestId('all-matching-chosen')).toBeVisible();
+    await page.getByTestId('matching-commands').click();
+    await page.getByRole('menuitem', { name: words.restart }).click();
+    await snapshot(page, `device-list-matching-restart-${language}`);
+    const sent = page.waitForRequest((r) => r.url().includes(device.sendCommandToMatching.path));
+    await page.locator('.ant-modal-confirm .ant-btn-primary').click();
+    expect((await sent).postDataJSON()).toMatchObject({
+      order: '03',
+      matching: { deviceName: words.prefix.toLowerCase() },
+    });
+    await expect(page.locator('.ant-message')).toContainText(words.sent);
+    await snapshot(page, `device-list-matching-sent-${language}`);
   });
 }

@@ -4,7 +4,7 @@ import { callers, users } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 import { optionalText, pageParams } from '../rules.js';
 import { TARGET_STATES, TASK_STATES } from '../rollouts.js';
-import { panelMatching } from '../device/selection.js';
+import { panelMatching, targetKinds } from '../device/selection.js';
 
 /**
  * The APK repository (spec 3 sections 2.6 and 7, checklist WP-5): an application card per
@@ -289,9 +289,7 @@ export const installApk = defineCall({
       matching: panelMatching.optional(),
     })
     .refine((p) => p.deviceIds.length + p.tagIds.length > 0 || p.matching, { error: 'apk.selectTarget' })
-    .refine((p) => [p.deviceIds.length > 0, p.tagIds.length > 0, !!p.matching].filter(Boolean).length <= 1, {
-      error: 'apk.devicesOrLabels',
-    }),
+    .refine((p) => targetKinds(p) <= 1, { error: 'apk.devicesOrLabels' }),
   reply: itemReply(
     z.object({ taskId: z.number().int(), deviceCount: z.number().int(), skippedCount: z.number().int() }),
   ),

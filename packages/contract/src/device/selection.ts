@@ -54,6 +54,20 @@ export function withPanelSelection<Shape extends z.ZodRawShape, Ids extends z.Zo
   );
 }
 
+/** Comma-separated ids (deviceIds, tagIds of a form), each once, at most MATCHING_PANELS_MAX; empty is none. */
+export const commaIds = (error: string, empty: string) =>
+  z
+    .string({ error: empty })
+    .trim()
+    .transform((text) =>
+      text ? [...new Set(text.split(',').map((part) => Number(part.trim())))] : ([] as number[]),
+    )
+    .refine((ids) => ids.length <= MATCHING_PANELS_MAX && ids.every(isRecordId), { error });
+
+/** How many ways a call that takes panels, labels or a filter names its targets (one is right). */
+export const targetKinds = (p: { deviceIds: number[]; tagIds: number[]; matching?: unknown }) =>
+  [p.deviceIds.length > 0, p.tagIds.length > 0, p.matching !== undefined].filter(Boolean).length;
+
 /** The selection a call's parsed params name (withPanelSelection guarantees one of the two). */
 export function selectionOf(params: {
   deviceIds?: number[] | undefined;

@@ -32,11 +32,11 @@ export function MatchingCommands({
   const [level, setLevel] = useState<Level>();
 
   const send = async (order: device.Order, value?: string) => {
-    const reply = await labelCommandKeys.send(device.sendCommandToMatching, {
-      order,
-      matching,
-      ...(value === undefined ? {} : { value }),
-    });
+    const reply = await labelCommandKeys.send(
+      device.sendCommandToMatching,
+      { order, matching, ...(value === undefined ? {} : { value }) },
+      { json: true },
+    );
     void message.success(t('allMatching.commandSent', { count: reply.dataObject.count }), NOTICE_SECONDS);
   };
   const confirm = (order: device.Order, action: string) =>
