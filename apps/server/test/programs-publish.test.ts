@@ -195,4 +195,44 @@ describe.each(backends)('publishing programs to simulated panels on %s', (backen
       fs.writeFileSync(file, original);
     }
   });
+
+  it('publishes to every panel matching a filter ("all matching"), resolved by the server', async () => {
+    const { programId, pass2 } = await approvedProgram('Matching');
+    await pass2();
+    const label = device.insertGroup.reply.parse(
+      ok(await creator.post('/platform/group/insert', { groupName: 'Matching screens' }), 'label'),
+    ).dataObject.groupId;
+    ok(
+      await creator.post('/platform/group/saveGroupsAndDevices', {
+        deviceIds: `${devices[1]!.id},${devices[2]!.id}`,
+        groupIds: String(label),
+      }),
+      'assign',
+    );
+    const publish = (client: TestClient, json: Record<string, unknown>) =>
+      client.request('POST', '/program/packZip', { json: { programId: String(programId), ...json } });
+    const published = programs.publishProgram.reply.parse(
+      ok(await publish(creator, { matching: { tagIds: [label] } }), 'publish'),
+    ).dataObject;
+    expect(published).toMatchObject({ deviceCount: 2, skippedCount: 0 });
+    const panels = await server.app.db.kysely
+      .selectFrom('rollout_targets')
+      .select('device_id')
+      .where('task_id', '=', published.taskId)
+      .orderBy('device_id')
+      .execute();
+    expect(panels.map((p) => p.device_id)).toEqual([devices[1]!.id, devices[2]!.id].sort((a, b) => a - b));
+    await creator.post('/program/cancelPublishTask', { taskId: String(published.taskId) });
+    const before = await server.app.db.kysely.selectFrom('rollout_tasks').selectAll().execute();
+    // A filter that matches nothing, and two forms at once, are refused, making no task.
+    expect(
+      (await publish(creator, { matching: { deviceName: 'no-such-panel-anywhere' } })).body,
+    ).toMatchObject(fail(translate('en-US', 'allMatching.noneMatching')));
+    expect(
+      (await publish(creator, { tagIds: String(label), matching: { tagIds: [label] } })).body,
+    ).toMatchObject(fail('Please choose the devices to publish to'));
+    expect(await server.app.db.kysely.selectFrom('rollout_tasks').selectAll().execute()).toHaveLength(
+      before.length,
+    );
+  });
 });

@@ -4,6 +4,7 @@ import { callers, users } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 import { optionalText, pageParams } from '../rules.js';
 import { TARGET_STATES, TASK_STATES } from '../rollouts.js';
+import { panelMatching, targetKinds } from '../device/selection.js';
 
 /**
  * The APK repository (spec 3 sections 2.6 and 7, checklist WP-5): an application card per
@@ -276,7 +277,7 @@ export const installApk = defineCall({
   method: 'POST',
   path: '/apkUpgrade/install',
   summary:
-    'Install a version on chosen panels (deviceIds) or on the panels of labels (tagIds), comma-separated, of the caller\'s company: a rollout task of kind apk with a row per panel (disabled panels skipped); each panel downloads the APK through its signed URL, checks size, SHA-256, package and signer, installs it and reports its apps. allowDowngrade "1" lets a lower versionCode replace the installed one. Follow it with listInstallTaskDevices.',
+    'Install a version on chosen panels (deviceIds) or on the panels of labels (tagIds), comma-separated, or on every enabled panel matching a filter (matching, JSON body; at most 10,000), of the caller\'s company: a rollout task of kind apk with a row per panel (disabled panels skipped); each panel downloads the APK through its signed URL, checks size, SHA-256, package and signer, installs it and reports its apps. allowDowngrade "1" lets a lower versionCode replace the installed one. Follow it with listInstallTaskDevices.',
   tag,
   access: callers.deviceOperators,
   params: z
@@ -285,9 +286,10 @@ export const installApk = defineCall({
       deviceIds: optionalIds(10_000, 'device.notFound'),
       tagIds: optionalIds(1000, 'label.notFound'),
       allowDowngrade: z.enum(['0', '1'], { error: 'common.invalidParams' }).default('0'),
+      matching: panelMatching.optional(),
     })
-    .refine((p) => p.deviceIds.length + p.tagIds.length > 0, { error: 'apk.selectTarget' })
-    .refine((p) => !(p.deviceIds.length && p.tagIds.length), { error: 'apk.devicesOrLabels' }),
+    .refine((p) => p.deviceIds.length + p.tagIds.length > 0 || p.matching, { error: 'apk.selectTarget' })
+    .refine((p) => targetKinds(p) <= 1, { error: 'apk.devicesOrLabels' }),
   reply: itemReply(
     z.object({ taskId: z.number().int(), deviceCount: z.number().int(), skippedCount: z.number().int() }),
   ),

@@ -3,6 +3,7 @@ import { defineCall } from '../call.js';
 import { callers } from '../access.js';
 import { itemReply, listReply, okBase } from '../envelope.js';
 import { deviceRow } from '../device/calls.js';
+import { MATCHING_PANELS_MAX, withPanelSelection } from '../device/selection.js';
 import { SERIES, SETTING_SECTIONS } from '../device/settings.js';
 import { isRecordId, recordId } from '../ids.js';
 
@@ -186,12 +187,15 @@ export const updateDeviceSetting = defineCall({
 export const sendDeviceSettings = defineCall({
   method: 'POST',
   path: '/sendData/sendDeviceSettings',
-  summary: "Clone: send the chosen sections of one panel's settings to the chosen panels of the same series",
+  summary:
+    "Clone: send the chosen sections of one panel's settings to the chosen panels of the same series (deviceIds), " +
+    'or to every enabled panel matching a filter (matching, JSON body; at most 10,000)',
   tag,
   access: callers.deviceOperators,
-  params: z.object({
-    deviceSettingIds: idList('deviceManage.selectSettingToPush', SETTING_SECTIONS.length),
-    deviceIds: idList('setting.chooseDevice', 10_000),
-  }),
+  params: withPanelSelection(
+    { deviceSettingIds: idList('deviceManage.selectSettingToPush', SETTING_SECTIONS.length) },
+    idList('setting.chooseDevice', MATCHING_PANELS_MAX),
+    'setting.chooseDevice',
+  ),
   reply: itemReply(z.object({ count: z.number().int() })),
 });

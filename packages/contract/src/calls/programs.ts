@@ -4,6 +4,7 @@ import { users } from '../access.js';
 import { emptyReply, itemReply, listReply } from '../envelope.js';
 import { pageParams } from '../rules.js';
 import { MEDIA_FORMATS } from './materials.js';
+import { commaIds, panelMatching, targetKinds } from '../device/selection.js';
 
 // Spec 2 sections 3-7 name these calls; list, insert, update and delete paths are not shown and
 // are chosen here in its style. A program is a playlist a panel plays (as in Xibo or MagicInfo).
@@ -94,17 +95,7 @@ const id = (error: string) =>
   z.coerce.number({ error }).int({ error }).positive({ error }).max(2_147_483_647, { error });
 const programId = id('program.notFound');
 
-const idList = (error: string, empty: string) =>
-  z
-    .string({ error: empty })
-    .trim()
-    .transform((text) =>
-      text ? [...new Set(text.split(',').map((part) => Number(part.trim())))] : ([] as number[]),
-    )
-    .refine(
-      (ids) => ids.length <= 10_000 && ids.every((n) => Number.isInteger(n) && n > 0 && n <= 2_147_483_647),
-      { error },
-    );
+const idList = commaIds;
 
 const name = z
   .string({ error: 'program.nameNull' })
@@ -273,14 +264,18 @@ const publishers = creators;
 export const publishProgram = defineCall({
   method: 'POST',
   path: '/program/packZip',
-  summary: 'Publish an approved program (role 0) to deviceIds or tagIds',
+  summary:
+    'Publish an approved program (role 0) to deviceIds, tagIds or matching (JSON body; at most 10,000), one of them',
   tag,
   access: publishers,
-  params: z.object({
-    programId,
-    deviceIds: idList('device.notFound', 'program.chooseDevice').default([]),
-    tagIds: idList('label.notFound', 'program.chooseDevice').default([]),
-  }),
+  params: z
+    .object({
+      programId,
+      deviceIds: idList('device.notFound', 'program.chooseDevice').default([]),
+      tagIds: idList('label.notFound', 'program.chooseDevice').default([]),
+      matching: panelMatching.optional(),
+    })
+    .refine((p) => targetKinds(p) === 1, { error: 'program.chooseDevice' }),
   reply: itemReply(
     z.object({ taskId: z.number().int(), deviceCount: z.number().int(), skippedCount: z.number().int() }),
   ),

@@ -5,6 +5,7 @@ import type { LabelRepository } from '../labels/repository.js';
 import type { RolloutEngine } from '../rollouts/engine.js';
 import type { RolloutRepository } from '../rollouts/repository.js';
 import type { UploadService } from '../uploads/service.js';
+import { MatchingDevices } from '../devices/matching-repository.js';
 import { ApkRolloutKind } from './apk-kind.js';
 import { ApkInstallService } from './install-service.js';
 import { ApkRepository } from './repository.js';
@@ -40,6 +41,7 @@ export function installApk(
     })),
     engine,
     labelsOwned: (orgId, ids) => labels.ownedCount(orgId, ids),
+    matching: new MatchingDevices(kysely, db.dialect),
     labelNames: async (orgId, ids) =>
       (await labels.list(orgId)).filter((l) => ids.includes(l.id)).map((l) => l.name),
     isOnline: needs.isOnline,

@@ -1,5 +1,13 @@
 import { immediateTask } from '../rollouts/immediate-task.js';
-import { OPEN_TASK_STATES, oplog, TARGET_STATES, type apk, type TargetState } from '@panelfleet/contract';
+import {
+  device,
+  OPEN_TASK_STATES,
+  oplog,
+  TARGET_STATES,
+  type apk,
+  type TargetState,
+} from '@panelfleet/contract';
+import { reachOf, type MatchingDevices } from '../devices/matching-repository.js';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Transact } from '../../db/unit-of-work.js';
@@ -38,6 +46,8 @@ export class ApkInstallService {
       transact: Transact<{ apks: ApkRepository; rollouts: RolloutRepository }>;
       engine: Pick<RolloutEngine, 'wake' | 'cancelTask'>;
       labelsOwned(orgId: number, labelIds: number[]): Promise<number>;
+      /** "All N matching": the panels a filter names, within the caller's reach. */
+      matching: Pick<MatchingDevices, 'ids'>;
       /** The names of the caller's labels with these ids (the operation log names them). */
       labelNames(orgId: number, labelIds: number[]): Promise<string[]>;
       isOnline(deviceKey: string): boolean;
@@ -50,21 +60,32 @@ export class ApkInstallService {
   async install(
     caller: SessionUser,
     ip: string,
-    p: { apkVersionId: number; deviceIds: number[]; tagIds: number[]; allowDowngrade: '0' | '1' },
+    p: {
+      apkVersionId: number;
+      deviceIds: number[];
+      tagIds: number[];
+      allowDowngrade: '0' | '1';
+      matching?: device.PanelMatching | undefined;
+    },
   ) {
     if (!(await this.deps.apks.version(caller.orgId, p.apkVersionId)))
       throw new Refusal('apk.versionNotFound', 'notFound');
+    // Every panel matching the filter, resolved here (never ids the browser held), as many as ids may name.
+    const deviceIds = p.matching
+      ? await this.deps.matching.ids(reachOf(caller), p.matching, device.MATCHING_PANELS_MAX)
+      : p.deviceIds;
     if (p.tagIds.length && (await this.deps.labelsOwned(caller.orgId, p.tagIds)) !== p.tagIds.length)
       throw new Refusal('label.notFound', 'notFound');
     if (
-      p.deviceIds.length &&
-      (await this.deps.apks.ownedDeviceCount(caller.orgId, p.deviceIds)) !== p.deviceIds.length
+      !p.matching &&
+      deviceIds.length &&
+      (await this.deps.apks.ownedDeviceCount(caller.orgId, deviceIds)) !== deviceIds.length
     )
       throw new Refusal('device.notFound', 'notFound');
     const [created] = await this.createTasks(caller, ip, [
       {
         versionId: p.apkVersionId,
-        deviceIds: p.deviceIds,
+        deviceIds,
         labelIds: p.tagIds,
         allowDowngrade: p.allowDowngrade === '1',
       },

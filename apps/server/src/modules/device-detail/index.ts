@@ -3,6 +3,7 @@ import type { DeviceGateway } from '../../gateway/gateway.js';
 import type { CommandService } from '../commands/service.js';
 import type { DeviceRepository } from '../devices/repository.js';
 import type { MachineTypeRepository } from '../machine-types/repository.js';
+import { MatchingDevices } from '../devices/matching-repository.js';
 import { DeviceSettingsRepository } from './repository.js';
 import { deviceDetailRoutes } from './routes.js';
 import { DeviceDetailService } from './service.js';
@@ -27,6 +28,7 @@ export function installDeviceDetail(
     log: f.operations,
     clock: f.clock,
     isOnline: gateway.isOnline,
+    matching: new MatchingDevices(f.kysely, f.db.dialect),
     machineTypeIdOf: async (name) => (await machineTypes.idsByNames([name])).get(name) ?? null,
   });
   gateway.addSettingsSink((known, report) => detail.recordReport(known.orgId, known.id, report));

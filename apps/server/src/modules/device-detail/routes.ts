@@ -1,4 +1,4 @@
-import { deviceDetail, translate } from '@panelfleet/contract';
+import { device, deviceDetail, translate } from '@panelfleet/contract';
 import type { Router } from '../../http/router.js';
 import type { DeviceDetailService } from './service.js';
 
@@ -26,7 +26,7 @@ export function deviceDetailRoutes(router: Router, service: DeviceDetailService)
     const { count, message } = await service.clone(
       { user: session.user, ip, language },
       params.deviceSettingIds,
-      params.deviceIds,
+      device.selectionOf(params),
     );
     return { hhtStatus: 'success', hhtMsg: message, dataObject: { count } };
   });

@@ -9,6 +9,7 @@ import type { OperationLog } from '../operation-log/repository.js';
 import { panelName, settingsChangeFields } from '../operation-log/words.js';
 import type { DeviceSettingRecord, DeviceSettingsRepository } from './repository.js';
 import { findOwnDevice, findSendableDevice } from '../devices/target.js';
+import { reachOf, type MatchingDevices } from '../devices/matching-repository.js';
 
 export interface DeviceDetailDeps {
   devices: DeviceRepository;
@@ -19,6 +20,8 @@ export interface DeviceDetailDeps {
   isOnline(deviceKey: string): boolean;
   /** The catalog id of the machine type a panel reports by name; null when the catalog has none. */
   machineTypeIdOf(name: string): Promise<number | null>;
+  /** "All N matching": the panels a filter names. */
+  matching: Pick<MatchingDevices, 'ids'>;
 }
 
 interface Caller {
@@ -124,9 +127,17 @@ export class DeviceDetailService {
     return { platform: series, platformMsg: checked.change } as device.SettingsChange;
   }
 
-  /** Clone: the chosen sections of one panel's reported settings go to panels of the same series. */
-  async clone(caller: Caller, settingIds: number[], deviceIds: number[]) {
+  /**
+   * Clone: the chosen sections of one panel's reported settings go to panels of the same series,
+   * chosen one by one or every enabled panel matching a filter (resolved here, within the caller's
+   * reach, at most MATCHING_PANELS_MAX as for ids).
+   */
+  async clone(caller: Caller, settingIds: number[], selection: device.PanelSelection) {
     const orgId = caller.user.orgId;
+    const deviceIds =
+      'matching' in selection
+        ? await this.deps.matching.ids(reachOf(caller.user), selection.matching, device.MATCHING_PANELS_MAX)
+        : selection.deviceIds;
     const rows = await this.deps.settings.byIds(orgId, settingIds);
     const source = rows[0];
     if (!source || rows.length !== settingIds.length || rows.some((r) => r.device_id !== source.device_id)) {

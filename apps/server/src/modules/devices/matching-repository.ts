@@ -7,6 +7,7 @@ import { prefixRange } from './list-position.js';
 import { DeviceListRepository, TRIGRAM } from './list-repository.js';
 import { containsText } from './search-repository.js';
 import { labelMembers } from '../label-membership/repository.js';
+import { Refusal } from '../../refusal.js';
 
 /** Who resolves a selection: the organisation, and the labels an API token is restricted to. */
 export interface PanelReach {
@@ -45,6 +46,11 @@ export class MatchingDevices {
       const { lo, hi } = prefixRange(search);
       parts.push(sql<boolean>`d.name_key >= ${lo.key} AND d.name_key < ${hi.key}`);
     }
+    // A panel picker's filter: panels of any of its labels (of this organisation only).
+    if (matching.tagIds?.length) {
+      const picked = await labelMembers(this.db, reach.orgId, [...matching.tagIds]);
+      parts.push(picked.anyOf('d', [...matching.tagIds]));
+    }
     // A token restricted to labels reaches their members, listed or dynamic (one membership module).
     if (reach.labelIds.length) {
       const members = await labelMembers(this.db, reach.orgId, [...reach.labelIds]);
@@ -61,6 +67,24 @@ export class MatchingDevices {
              SUM(CASE WHEN d.state = 1 THEN 0 ELSE 1 END) AS disabled
       FROM devices d WHERE ${where}`.execute(this.db);
     return { count: Number(rows[0]?.enabled ?? 0), disabled: Number(rows[0]?.disabled ?? 0) };
+  }
+
+  /**
+   * The enabled matching panels' ids, by id, for a call that takes panels one by one (a task's
+   * rows, a clone): refused with their count when more than `max` match, and when none does.
+   */
+  async ids(reach: PanelReach, matching: device.PanelMatching, max: number): Promise<number[]> {
+    const where = await this.condition(reach, matching);
+    const { rows } = await sql<{ id: number | string }>`
+      SELECT d.id FROM devices d WHERE ${where} AND d.state = 1 ORDER BY d.id LIMIT ${max + 1}`.execute(
+      this.db,
+    );
+    if (!rows.length) throw new Refusal('allMatching.noneMatching', 'invalid');
+    if (rows.length > max) {
+      const { count } = await this.count(reach, matching);
+      throw new Refusal('allMatching.tooMany', 'invalid', { count, max });
+    }
+    return rows.map((r) => Number(r.id));
   }
 
   /** Up to `limit` enabled matching panels of another series than `series`, by name. */

@@ -6,6 +6,9 @@ import { reachOf, type MatchingDevices } from './matching-repository.js';
 export function deviceMatchingRoutes(router: Router, matching: MatchingDevices) {
   router.add(device.countMatchingDevices, async ({ session, params }) => ({
     hhtStatus: 'success',
-    dataObject: await matching.count(reachOf(session.user), { deviceName: params.deviceName ?? '' }),
+    dataObject: await matching.count(reachOf(session.user), {
+      deviceName: params.deviceName ?? '',
+      ...(params.tagIds?.length ? { tagIds: params.tagIds } : {}),
+    }),
   }));
 }

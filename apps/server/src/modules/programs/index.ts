@@ -4,6 +4,7 @@ import type { DownloadService } from '../downloads/service.js';
 import type { MaterialService } from '../materials/service.js';
 import type { RolloutEngine } from '../rollouts/engine.js';
 import type { RolloutRepository } from '../rollouts/repository.js';
+import { MatchingDevices } from '../devices/matching-repository.js';
 import { ProgramProgressRecorder } from './panel-progress.js';
 import { ProgramRolloutKind } from './program-kind.js';
 import { PublishRepository } from './publish-repository.js';
@@ -48,6 +49,7 @@ export function installPrograms(
       engine,
       log,
       clock,
+      matching: new MatchingDevices(f.kysely, f.db.dialect),
     }),
     new ProgramZipService({ programs, materials, log, workDir: f.workDir }),
   );

@@ -1,5 +1,6 @@
 import { immediateTask } from '../rollouts/immediate-task.js';
-import { oplog, programs } from '@panelfleet/contract';
+import { device, oplog, programs } from '@panelfleet/contract';
+import { reachOf, type MatchingDevices } from '../devices/matching-repository.js';
 import type { Clock } from '../../clock.js';
 import { pageOffset } from '../../http/access.js';
 import type { SessionUser } from '../../http/router.js';
@@ -42,20 +43,39 @@ export class PublishService {
       engine: Pick<RolloutEngine, 'cancel' | 'cancelTask'>;
       log: OperationLog;
       clock: Clock;
+      /** "All N matching": the panels a filter names, within the caller's reach. */
+      matching: Pick<MatchingDevices, 'ids'>;
     },
   ) {}
 
   async publish(
     caller: SessionUser,
     ip: string,
-    p: { programId: number; deviceIds: number[]; tagIds: number[] },
+    named: {
+      programId: number;
+      deviceIds: number[];
+      tagIds: number[];
+      matching?: device.PanelMatching | undefined;
+    },
   ) {
-    const { row } = await this.deps.programs.get(caller.orgId, p.programId);
+    const { row } = await this.deps.programs.get(caller.orgId, named.programId);
     if (row.status !== 'approval2') throw new Refusal('program.notApproved', 'conflict');
-    if (!p.deviceIds.length && !p.tagIds.length) throw new Refusal('program.chooseDevice', 'invalid');
-    if (p.deviceIds.length && p.tagIds.length) throw new Refusal('program.chooseDevice', 'invalid');
+    const kinds = [named.deviceIds.length > 0, named.tagIds.length > 0, !!named.matching];
+    if (kinds.filter(Boolean).length !== 1) throw new Refusal('program.chooseDevice', 'invalid');
+    // Every panel matching the filter, resolved here (never ids the browser held), as many as ids may name.
+    const p = named.matching
+      ? {
+          ...named,
+          deviceIds: await this.deps.matching.ids(
+            reachOf(caller),
+            named.matching,
+            device.MATCHING_PANELS_MAX,
+          ),
+        }
+      : named;
     const { repository } = this.deps;
     if (
+      !named.matching &&
       p.deviceIds.length &&
       (await repository.ownedDeviceCount(caller.orgId, p.deviceIds)) !== p.deviceIds.length
     )

@@ -5,6 +5,7 @@ import { CONTRACT_NS } from '../../i18n';
 import { PAGE_SIZE_OPTIONS } from '../../lists/paging';
 import { OnlineTag } from '../../lists/StatusTags';
 import { LabelChips } from '../devices/list/LabelChips';
+import { MatchingAlert } from '../devices/list/MatchingAlert';
 import { LabelPicker } from './LabelPicker';
 import type { PanelPickerState, PickerPanel } from './usePanelPicker';
 
@@ -102,6 +103,7 @@ export function PanelPicker({
   const { labels, loaded, ticked, tick, tickedNames, rows, chosen, setChosen, unfit, loading, unavailable } =
     picker;
   const unavailableCount = unavailable ? rows.filter((r) => unavailable(r) !== undefined).length : 0;
+  const { matching } = picker;
   const columns: TableColumnsType<PickerPanel> = [
     { title: t('deviceDetail.deviceName'), dataIndex: 'deviceName', ellipsis: true },
     { title: t('deviceDetail.serial'), dataIndex: 'deviceKey', width: 130 },
@@ -129,6 +131,17 @@ export function PanelPicker({
           <Typography.Text type="secondary">{t('upgrade.noLabel', { ns: CONTRACT_NS })}</Typography.Text>
         )}
       </Space>
+      {choose && (
+        <MatchingAlert
+          state={matching}
+          filter={undefined}
+          labels={tickedNames}
+          pageCount={chosen.length}
+          pageChosen={matching.pageChosen}
+          onClear={() => setChosen([])}
+          testId={`${testIdPrefix}-all-matching`}
+        />
+      )}
       <Table<PickerPanel>
         size="small"
         rowKey="deviceId"

@@ -11,7 +11,8 @@ export function newRequestKey(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-type LabelCommandCall = typeof device.sendCommandByTagIds | typeof device.sendPowerUpByTagIds;
+type LabelCommandCall =
+  typeof device.sendCommandByTagIds | typeof device.sendPowerUpByTagIds | typeof device.sendCommandToMatching;
 
 /**
  * Idempotency keys of label commands: every click sends a new key, except the same command sent
@@ -25,12 +26,14 @@ export class CommandKeys {
   async send<C extends LabelCommandCall>(
     def: C,
     params: Omit<ParamsOf<C>, 'idempotencyKey'>,
+    /** A JSON body (a filter, `matching`, is an object: a form cannot carry it). */
+    options: { json?: boolean } = {},
   ): Promise<ReplyOf<C>> {
     const command = JSON.stringify([def.path, params]);
     const key = this.unanswered?.command === command ? this.unanswered.key : newRequestKey();
     this.unanswered = { command, key };
     try {
-      const reply = await call(def, { ...params, idempotencyKey: key } as ParamsOf<C>);
+      const reply = await call(def, { ...params, idempotencyKey: key } as ParamsOf<C>, options);
       this.answered(key);
       return reply;
     } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chosenAfterTick } from './pickerRules';
+import { chosenAfterTick, everyChoosableChosen, pickerSelection, selectionParams } from './pickerRules';
 
 const panel = (deviceId: number, series = 'x9_vn') => ({ deviceId, series });
 const otherSeries = (row: { series: string }) => (row.series === 'x9_vn' ? undefined : 'another series');
@@ -23,5 +23,32 @@ describe('the panels a label picker chooses', () => {
 
   it('drops the panels of a label unticked, keeping those another ticked label holds', () => {
     expect(chosenAfterTick([1, 3, 4], [panel(3), panel(4)], []).sort()).toEqual([3, 4]);
+  });
+});
+
+describe('"all N matching" in a label picker', () => {
+  const rows = [panel(1), panel(2, 'oem'), panel(3), panel(4)];
+
+  it('is offered once every listed panel that can take it is chosen, not before, not for an empty list', () => {
+    expect(everyChoosableChosen(rows, [1, 3], otherSeries)).toBe(false);
+    expect(everyChoosableChosen(rows, [1, 3, 4], otherSeries)).toBe(true);
+    // Without a rule every listed panel must be chosen.
+    expect(everyChoosableChosen(rows, [1, 3, 4])).toBe(false);
+    expect(everyChoosableChosen([], [], otherSeries)).toBe(false);
+    expect(everyChoosableChosen([panel(2, 'oem')], [], otherSeries)).toBe(false);
+  });
+
+  it('sends the ticked labels as a filter once chosen, never the ids listed in the browser', () => {
+    const selection = pickerSelection({ all: true, ticked: [7, 9], chosen: [1, 3, 4], rows });
+    expect(selection).toEqual({ matching: { deviceName: '', tagIds: [7, 9] } });
+    expect(selectionParams(selection)).toEqual({ matching: { deviceName: '', tagIds: [7, 9] } });
+  });
+
+  it('sends the chosen panels still listed otherwise, as the calls take ids', () => {
+    const selection = pickerSelection({ all: false, ticked: [7], chosen: [1, 4, 99], rows });
+    expect(selection).toEqual({ deviceIds: [1, 4] });
+    expect(selectionParams(selection)).toEqual({ deviceIds: '1,4' });
+    // "All" with no label ticked names nothing as a filter: the ids are sent.
+    expect(pickerSelection({ all: true, ticked: [], chosen: [3], rows })).toEqual({ deviceIds: [3] });
   });
 });

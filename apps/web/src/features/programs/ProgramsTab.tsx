@@ -3,6 +3,8 @@ import { App, Button, Tag, Typography, type TableColumnsType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import * as programs from '@panelfleet/contract/programs';
+import type { device } from '@panelfleet/contract';
+import { selectionParams } from '../labels/pickerRules';
 import { alreadyReported, call } from '../../api/client';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { formatDateTime } from '../../format/dateTime';
@@ -62,13 +64,14 @@ export default function ProgramsTab() {
     }
   };
 
-  const publish = async (deviceIds: number[]) => {
+  const publish = async (selection: device.PanelSelection) => {
     if (!publishing) return false;
     try {
-      const reply = await call(programs.publishProgram, {
-        programId: publishing.programId,
-        deviceIds: deviceIds.join(','),
-      });
+      const reply = await call(
+        programs.publishProgram,
+        { programId: publishing.programId, ...selectionParams(selection) },
+        { json: true },
+      );
       void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
       setTasksOf({ program: publishing, taskId: reply.dataObject.taskId });
       return true;

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { settings } from '@panelfleet/contract';
+import { settings, type device } from '@panelfleet/contract';
 import { alreadyReported, call } from '../../api/client';
 import { NOTICE_SECONDS } from '../../api/ReplyEffects';
 import { TerminalListModal } from '../devices/detail/TerminalListModal';
+import { selectionParams } from '../labels/pickerRules';
 import { useSettingNames } from './names';
 import { PushResultModal } from './PushResultModal';
 
@@ -19,13 +20,14 @@ export function usePush() {
   const [row, setRow] = useState<settings.SettingRow>();
   const [pushId, setPushId] = useState<number>();
 
-  const send = async (deviceIds: number[]) => {
+  const send = async (selection: device.PanelSelection) => {
     if (!row) return false;
     try {
-      const reply = await call(row.type === '0' ? settings.sendSetting : settings.sendSourceSetting, {
-        id: row.id,
-        deviceIds: deviceIds.join(','),
-      });
+      const reply = await call(
+        row.type === '0' ? settings.sendSetting : settings.sendSourceSetting,
+        { id: row.id, ...selectionParams(selection) },
+        { json: true },
+      );
       void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
       setPushId(reply.dataObject.pushId);
       return true;

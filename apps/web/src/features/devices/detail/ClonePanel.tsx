@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { App, Button, Checkbox, Empty, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { deviceDetail } from '@panelfleet/contract';
+import { deviceDetail, type device } from '@panelfleet/contract';
+import { selectionParams } from '../../labels/pickerRules';
 import { alreadyReported, call } from '../../../api/client';
 import { NOTICE_SECONDS } from '../../../api/ReplyEffects';
 import { CONTRACT_NS } from '../../../i18n';
@@ -35,12 +36,13 @@ export function ClonePanel({ detail, settings }: ClonePanelProps) {
     }
     setChoosing(true);
   };
-  const send = async (deviceIds: number[]) => {
+  const send = async (selection: device.PanelSelection) => {
     try {
-      const reply = await call(deviceDetail.sendDeviceSettings, {
-        deviceSettingIds: ids.join(','),
-        deviceIds: deviceIds.join(','),
-      });
+      const reply = await call(
+        deviceDetail.sendDeviceSettings,
+        { deviceSettingIds: ids.join(','), ...selectionParams(selection) },
+        { json: true },
+      );
       void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
       return true;
     } catch (error) {

@@ -1,4 +1,5 @@
 import { App } from 'antd';
+import type { device } from '@panelfleet/contract';
 import { useTranslation } from 'react-i18next';
 import { NOTICE_SECONDS } from '../../../api/ReplyEffects';
 import { CONTRACT_NS } from '../../../i18n';
@@ -11,7 +12,8 @@ interface TerminalListModalProps {
   title: string;
   /** Devices that cannot take what is pushed (and why), shown but not selectable. */
   unavailable(row: PickerPanel): string | undefined;
-  onSend(deviceIds: number[]): Promise<boolean>;
+  /** The chosen panels, or (once "all N matching" is chosen) the ticked labels as a filter the server resolves. */
+  onSend(selection: device.PanelSelection): Promise<boolean>;
   onClose(): void;
   /** The contract message shown when no device is chosen (default setting.chooseDevice). */
   noDeviceKey?: string;
@@ -28,11 +30,11 @@ export function TerminalListModal({
 }: TerminalListModalProps) {
   const { t } = useTranslation();
   const { notification } = App.useApp();
-  const picker = usePanelPicker({ open, unavailable });
+  const picker = usePanelPicker({ open, unavailable, offerAll: true });
 
   const send = () => {
-    const ids = picker.chosen.filter((id) => picker.rows.some((r) => r.deviceId === id));
-    if (!ids.length) {
+    const selection = picker.selection();
+    if ('deviceIds' in selection && !selection.deviceIds.length) {
       notification.error({
         title: t('common.tips'),
         description: t(noDeviceKey, { ns: CONTRACT_NS }),
@@ -40,7 +42,7 @@ export function TerminalListModal({
       });
       return undefined;
     }
-    return onSend(ids);
+    return onSend(selection);
   };
 
   return (

@@ -17,6 +17,7 @@ import { DeviceExportButtons } from './DeviceExportButtons';
 import { DeviceImportModal } from './DeviceImportModal';
 import { LabelChips } from './LabelChips';
 import { MatchingAlert } from './MatchingAlert';
+import { MatchingCommands } from './MatchingCommands';
 import { PushSettingModal } from './PushSettingModal';
 import { useAllMatching } from './useAllMatching';
 import { useDeviceList } from './useDeviceList';
@@ -154,6 +155,7 @@ export function DeviceListTab() {
               {t('allMatching.pushSetting')}
               {chosenCount ? ` (${chosenCount})` : ''}
             </Button>
+            <MatchingCommands all={matching.all} count={chosenCount} matching={matching.matching} />
             <Button icon={<ImportOutlined />} onClick={() => setImporting(true)} data-testid="import-devices">
               {t('deviceImport.button')}
             </Button>

@@ -7,6 +7,7 @@ import { NOTICE_SECONDS } from '../../../api/ReplyEffects';
 import { testHook } from '../../../lists/FormModal';
 import { useResetOnOpen } from '../../../lists/useResetOnOpen';
 import { useSettingNames } from '../../settings/names';
+import { selectionParams } from '../../labels/pickerRules';
 
 /** The dialog lists this many saved settings of each kind (the list call's largest page). */
 const LISTED = 100;
@@ -59,13 +60,9 @@ export function PushSettingModal({
     if (!row) return;
     setSending(true);
     try {
-      const targets =
-        'matching' in selection
-          ? { matching: selection.matching }
-          : { deviceIds: selection.deviceIds.join(',') };
       const reply = await call(
         row.type === '0' ? settings.sendSetting : settings.sendSourceSetting,
-        { id: row.id, ...targets },
+        { id: row.id, ...selectionParams(selection) },
         { json: true },
       );
       void message.success(reply.hhtMsg || t('common.done'), NOTICE_SECONDS);
