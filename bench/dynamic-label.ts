@@ -61,7 +61,9 @@ async function planOf(query: ReturnType<typeof sql>): Promise<string> {
     }>`EXPLAIN (ANALYZE, BUFFERS OFF) ${sql.raw(interpolate(compiled.sql, compiled.parameters))}`.execute(k);
     return rows.rows.map((r) => r['QUERY PLAN']).join('\n    ');
   }
-  const rows = await sql<{ detail: string }>`EXPLAIN QUERY PLAN ${sql.raw(interpolate(compiled.sql, compiled.parameters))}`.execute(k);
+  const rows = await sql<{
+    detail: string;
+  }>`EXPLAIN QUERY PLAN ${sql.raw(interpolate(compiled.sql, compiled.parameters))}`.execute(k);
   return rows.rows.map((r) => r.detail).join('; ');
 }
 
@@ -157,7 +159,10 @@ async function main() {
       `${count} match; p50 ${p(samples, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (${runs} runs) - ${verdict}`,
     ]);
   }
-  printTable(`Membership count, 1 company of ${DEVICES} devices, ${db.dialect} (load ${loadAverage()})`, rows);
+  printTable(
+    `Membership count, 1 company of ${DEVICES} devices, ${db.dialect} (load ${loadAverage()})`,
+    rows,
+  );
   printTable('Query plans', plans);
 
   // A running keep-adding rollout to a dynamic label of ~45,000 panels, nothing new to add.

@@ -25,7 +25,11 @@ describe.each(backends)('presence leases on %s', (backend) => {
   const store = (owner: string) => new DeviceStateStore(db(), server.app.db.dialect, undefined, owner);
   const repository = () => new PresenceLeaseRepository(db(), server.app.db.dialect);
   const presence = (id: number, at: number, online: boolean) =>
-    panelState(id, {}, { receivedAt: at, presence: { online, reason: online ? 'connected' : 'disconnected' } });
+    panelState(
+      id,
+      {},
+      { receivedAt: at, presence: { online, reason: online ? 'connected' : 'disconnected' } },
+    );
   const rowOf = (id: number) =>
     db()
       .selectFrom('devices')
@@ -100,7 +104,9 @@ describe.each(backends)('presence leases on %s', (backend) => {
     expect(await leases.release('B', t + 3000)).toBe(3);
     expect(await onlineCount()).toBe(0);
     expect(await rowOf(p1)).toEqual({ online: 0, online_at: t + 3000, online_by: null });
-    expect((await leases.lapsed(t + 1_000_000)).map((l) => l.owner).filter((o) => o.length === 1)).toEqual([]);
+    expect((await leases.lapsed(t + 1_000_000)).map((l) => l.owner).filter((o) => o.length === 1)).toEqual(
+      [],
+    );
   });
 
   it('an instance taken for dead that still lives writes the panels it holds online again, except one held elsewhere now', async () => {

@@ -105,7 +105,9 @@ export class LabelRepository {
   /** The count `countMatching` runs (benchmarks print its plan). */
   async countQuery(orgId: number, filter: device.LabelFilter, now: number) {
     const members = await LabelMembership.load(this.db, orgId, [], now, filter);
-    return sql<{ n: number | string }>`SELECT count(*) AS n FROM devices d WHERE ${members.matches('d', filter)}`;
+    return sql<{
+      n: number | string;
+    }>`SELECT count(*) AS n FROM devices d WHERE ${members.matches('d', filter)}`;
   }
 
   /** How many of the ids are labels of the organisation. */
