@@ -121,7 +121,7 @@ export async function compose({
   const machineTypes = installMachineTypes(f, { sources });
 
   // ---- the device side: gateway, downloads, tips, command delivery, devices ----
-  const { broker, gateway, access } = installGateway(f, { devices, directory });
+  const { broker, gateway, access, presence } = installGateway(f, { devices, directory });
   const { isOnline } = gateway;
   const downloads = installDownloads(f);
   const tips = installTips(f);
@@ -205,6 +205,7 @@ export async function compose({
   const alerts = installAlerts(f, { scopes, presence: gateway, mailer, webhooks, settings: options.alerts });
 
   // ---- start the device side ----
+  await presence.start();
   await gateway.start();
   commands.start();
   log.info({ transport: gateway.description, mqttPort: broker.embedded?.port }, 'device gateway started');
@@ -240,7 +241,7 @@ export async function compose({
       mqttPort: broker.embedded?.port,
       verifyPanel: (key, password) => directory.verify(key, password),
       access,
-      stop: () => stopDeviceSide(log, commands, gateway),
+      stop: () => stopDeviceSide(log, commands, gateway, presence),
     },
   };
 }

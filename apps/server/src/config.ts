@@ -54,6 +54,8 @@ const envSchema = z.object({
   MQTT_PUBLIC_URL: z.string().optional(),
   /** dynsec: provision panel credentials into Mosquitto's dynamic-security plugin (external broker). */
   MQTT_PROVISION: z.enum(['none', 'dynsec']).default('none'),
+  /** Each instance renews its presence lease this often; 3 missed beats and another marks its panels offline. */
+  PRESENCE_BEAT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** Proxies whose X-Forwarded-For/-Proto/-Host are believed: addresses, CIDRs, or loopback/linklocal/uniquelocal. */
   TRUST_PROXY: z
     .string()
@@ -223,6 +225,8 @@ export interface MqttConfig {
   publicUrl?: string;
   /** How panel credentials reach the external broker (docs/device-protocol.md section 8). */
   provision: 'none' | 'dynsec';
+  /** How often the instance renews its presence lease (gateway/presence-leases.ts). */
+  presenceBeatMs: number;
 }
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -359,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       url: e.MQTT_URL,
       publicUrl: e.MQTT_PUBLIC_URL,
       provision: e.MQTT_PROVISION,
+      presenceBeatMs: e.PRESENCE_BEAT_MS,
     },
   };
 }

@@ -48,6 +48,7 @@ import * as panelHistory from './migrations/043-panel-history.js';
 import * as historyReads from './migrations/046-history-reads.js';
 import * as dynamicLabels from './migrations/047-dynamic-labels.js';
 import * as deviceImport from './migrations/048-device-import.js';
+import * as presenceOwner from './migrations/049-presence-owner.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -97,6 +98,7 @@ const migrations: Record<string, DialectMigration> = {
   '046-history-reads': historyReads,
   '047-dynamic-labels': dynamicLabels,
   '048-device-import': deviceImport,
+  '049-presence-owner': presenceOwner,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -163,6 +163,8 @@ export interface DevicesTable {
   /** 1 while the panel is connected, as the newest presence change wrote it (migration 047), and that change's time. */
   online: Generated<number>;
   online_at: Generated<number | null>;
+  /** The instance whose embedded broker holds the connection while online (migration 049); null otherwise. */
+  online_by: Generated<string | null>;
 }
 
 /** A label of one organisation (the spec's group or tag). */
@@ -319,6 +321,7 @@ export interface Database
   abnormal_logs: AbnormalLogsTable;
   deployment_secrets: DeploymentSecretsTable;
   job_leases: JobLeasesTable;
+  presence_leases: PresenceLeasesTable;
 }
 
 /**
@@ -329,6 +332,13 @@ export interface Database
 export interface JobLeasesTable {
   name: string;
   owner: string;
+  until: number;
+}
+
+/** A running instance's presence lease (migration 049): its last beat, and until when it counts as alive. */
+export interface PresenceLeasesTable {
+  owner: string;
+  beat_at: number;
   until: number;
 }
 

@@ -156,6 +156,8 @@ export class DeviceGateway {
   }
 
   isOnline = (deviceKey: string) => this.online.has(deviceKey);
+  /** The panels online here now. */
+  onlineKeys = (): string[] => [...this.online.keys()];
   /** When this instance saw an offline panel go away (undefined: not since it started). */
   offlineSince = (deviceKey: string): number | undefined => this.wentOffline.get(deviceKey);
   /** Online and subscribed to its command topic. */

@@ -95,10 +95,17 @@ export function presenceInsert(
  * dynamic labels filter on it in the database, whichever instance holds the connection). A change
  * older than the one the row holds is not written, so instances that write one panel's changes
  * out of order leave the newest.
+ *
+ * `owner` (migration 049): this instance, when its embedded broker holds the connections; null when
+ * presence comes from an external broker that every instance reads. A connection is written with
+ * its holder; a disconnection only where no other instance holds the panel now (it reconnected
+ * there: this instance's late "gone" must not end that instance's claim). When an instance dies,
+ * another marks the panels it held offline (presence-lease-repository.ts).
  */
 export function presenceUpdate(
   dialect: Dialect,
   changes: Array<{ id: number } & PresenceChange>,
+  owner: string | null = null,
 ): RawBuilder<unknown> {
   const newest = new Map<number, { id: number } & PresenceChange>();
   for (const c of changes) {
@@ -110,6 +117,11 @@ export function presenceUpdate(
     { id: 'int4', at: 'int8', online: 'int4' },
     [...newest.values()].sort((a, b) => a.id - b.id).map((c) => [c.id, c.at, c.online ? 1 : 0]),
   );
-  return sql`UPDATE devices SET online = v.online, online_at = v.at FROM ${rowSet}
-    WHERE devices.id = v.id AND v.at >= COALESCE(devices.online_at, 0)`;
+  const ours =
+    owner === null
+      ? sql``
+      : sql` AND (v.online = 1 OR devices.online_by IS NULL OR devices.online_by = ${owner})`;
+  return sql`UPDATE devices SET online = v.online, online_at = v.at,
+    online_by = CASE WHEN v.online = 1 THEN CAST(${owner} AS text) ELSE NULL END FROM ${rowSet}
+    WHERE devices.id = v.id AND v.at >= COALESCE(devices.online_at, 0)${ours}`;
 }

@@ -51,8 +51,11 @@ export interface ReportTiming {
   presence?: { online: boolean; reason: PresenceReason };
 }
 
-/** Why a panel's presence changed: it connected, closed its connection, or its keepalive lapsed. */
-export type PresenceReason = 'connected' | 'disconnected' | 'keepalive';
+/**
+ * Why a panel's presence changed: it connected, closed its connection, its keepalive lapsed, or the
+ * instance whose embedded broker held its connection died (written by another instance).
+ */
+export type PresenceReason = 'connected' | 'disconnected' | 'keepalive' | 'instanceLost';
 
 /** A change of a panel's presence, on the server's clock. */
 export interface PresenceChange {

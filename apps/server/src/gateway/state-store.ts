@@ -97,6 +97,8 @@ export class DeviceStateStore {
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
     private readonly maxRows = MAX_ROWS,
+    /** This instance when its embedded broker holds the panels' connections (presenceUpdate); else null. */
+    private readonly presenceOwner: string | null = null,
   ) {}
 
   async apply(states: PanelState[]) {
@@ -125,7 +127,7 @@ export class DeviceStateStore {
       for (let i = 0; i < presence.length; i += this.maxRows) {
         const part = presence.slice(i, i + this.maxRows);
         await presenceInsert(this.dialect, part).execute(trx);
-        await presenceUpdate(this.dialect, part).execute(trx);
+        await presenceUpdate(this.dialect, part, this.presenceOwner).execute(trx);
       }
     });
   }

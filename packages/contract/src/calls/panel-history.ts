@@ -41,7 +41,7 @@ export type HistoryPoint = z.infer<typeof historyPoint>;
 /** A change of a text value: the signal source, the power state, the firmware version. */
 export const historyChange = z.object({ at: z.number().int(), value: z.string() });
 
-export const PRESENCE_REASONS = ['connected', 'disconnected', 'keepalive'] as const;
+export const PRESENCE_REASONS = ['connected', 'disconnected', 'keepalive', 'instanceLost'] as const;
 export const presenceChange = z.object({
   at: z.number().int(),
   online: z.boolean(),
