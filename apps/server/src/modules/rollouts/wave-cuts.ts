@@ -72,13 +72,13 @@ export async function guessCuts(
   return cuts;
 }
 
-/** The wave of rows by the device ids that end each wave but the last. */
+/** The wave of rows by the device ids that end each wave but the last (wave numbers as literals: integers on PostgreSQL too). */
 export const waveByCuts = (column: string, cuts: number[]) =>
   cuts.length
     ? sql<number>`CASE ${sql.join(
-        cuts.map((id, i) => sql`WHEN ${sql.ref(column)} <= ${id} THEN ${i}`),
+        cuts.map((id, i) => sql`WHEN ${sql.ref(column)} <= ${id} THEN ${sql.lit(i)}`),
         sql` `,
-      )} ELSE ${cuts.length} END`
+      )} ELSE ${sql.lit(cuts.length)} END`
     : sql<number>`0`;
 
 /**
