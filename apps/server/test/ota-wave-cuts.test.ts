@@ -159,6 +159,39 @@ describe.each(backends)('OTA staged waves when the skipped panels are bunched on
     await db().deleteFrom('rollout_tasks').where('id', '=', created.id).execute();
   });
 
+  it('a chosen id that is no panel of the company shifts the guess; the waves still follow the panels', async () => {
+    const { orgId, made } = await panels('CUTG', () => false);
+    const rollouts = new RolloutRepository(db(), rig.server.app.db.dialect);
+    const created = await rollouts.createTask(
+      {
+        orgId,
+        kind: 'cut-test',
+        payloadId: 3,
+        payload: {},
+        payloadLabel: 'x',
+        labelIds: [],
+        // Nothing is skipped, but id 0 is no panel: one member fewer than the ids listed.
+        deviceIds: [0, ...made.map((d) => d.id)],
+        skip: [],
+        timeEnable: true,
+        fireAt: rig.server.clock.now() + 24 * HOUR,
+        fireBy: null,
+        waves: { mode: 'count' },
+        successShare: 100,
+        failureShare: 0,
+        minResults: 1,
+        maxDownloads: null,
+        createdBy: null,
+        createdByName: 'test',
+        now: rig.server.clock.now(),
+      },
+      { first: 25, step: 100 },
+    );
+    expect(created).toMatchObject({ total: 300, skipped: 0, waveCount: 4 });
+    await checkWaves(created.id, expected(made, 25, 100), 4);
+    await db().deleteFrom('rollout_tasks').where('id', '=', created.id).execute();
+  });
+
   it('settling moves only the rows whose wave is wrong, and none when every wave is right', async () => {
     const { orgId, made } = await panels('CUTF', () => false);
     const now = rig.server.clock.now();

@@ -194,7 +194,7 @@ export class TaskCreator {
           : undefined;
       const guessed =
         staged && this.dialect === 'sqlite' && guessFrom ? await guessCuts(trx, guessFrom, waves) : undefined;
-      if (guessed) cuts = guessed;
+      if (guessed) cuts = guessed.cuts;
       else if (staged && this.dialect === 'sqlite') {
         const eligibleOf = sql`${this.targetsOf(task, members)} AND ${reason} = ''`;
         const { rows: buckets } = await sql<{
@@ -261,7 +261,8 @@ export class TaskCreator {
       const eligible = total - skipped;
       sized ??= typeof waves === 'function' ? waves(eligible) : waves;
       const sizes = waveSizesOf(eligible, staged, sized);
-      if (guessed) await settleWaves(trx, id, sizes);
+      // Every member got a row and none was skipped: the guess was made from these very panels.
+      if (guessed && (skipped > 0 || total !== guessed.members)) await settleWaves(trx, id, sizes);
       const waveCount = Math.max(1, sizes.length);
       if (sizes.length)
         await trx

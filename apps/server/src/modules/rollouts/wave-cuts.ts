@@ -31,16 +31,16 @@ export type MemberSource = { ids: number[] } | { labelId: number };
  * A staged task's waves guessed before its rows are written (SQLite, issue 24): the task's members
  * in device id order as if none were skipped, read from the chosen ids or from one listed label's
  * primary key (no devices row, no skip rule: a few milliseconds for 100,000 panels), cut into the
- * waves those members would make. Returns the device id that ends each wave but the last, or
- * undefined when there would be more than MAX_WAVE_CUTS waves. The guess is exact when the skip
- * rules skip no panel (and, for waves in percent, close when the skipped panels are spread
- * evenly); `settleWaves` corrects it after the insert.
+ * waves those members would make. Returns the device id that ends each wave but the last and the
+ * number of members, or undefined when there would be more than MAX_WAVE_CUTS waves. The guess is
+ * exact when every member got a row and none was skipped (and, for waves in percent, close when
+ * the skipped panels are spread evenly); otherwise `settleWaves` corrects it after the insert.
  */
 export async function guessCuts(
   trx: Kysely<Database>,
   source: MemberSource,
   waves: WaveSizes | ((eligible: number) => WaveSizes),
-): Promise<number[] | undefined> {
+): Promise<{ cuts: number[]; members: number } | undefined> {
   const ids = 'ids' in source ? [...new Set(source.ids)].sort((a, b) => a - b) : undefined;
   let members = ids?.length ?? 0;
   if (!ids) {
@@ -56,7 +56,7 @@ export async function guessCuts(
   for (let end = sized.first; end < members && ranks.length <= MAX_WAVE_CUTS; end += sized.step)
     ranks.push(end);
   if (ranks.length > MAX_WAVE_CUTS) return undefined;
-  if (ids) return ranks.map((rank) => ids[rank - 1]!);
+  if (ids) return { cuts: ranks.map((rank) => ids[rank - 1]!), members };
   // Each cut read past the one before by the label's primary key (label_id, device_id): one pass in all.
   const cuts: number[] = [];
   let after = -1;
@@ -69,7 +69,7 @@ export async function guessCuts(
     before = rank;
     cuts.push(after);
   }
-  return cuts;
+  return { cuts, members };
 }
 
 /** The wave of rows by the device ids that end each wave but the last (wave numbers as literals: integers on PostgreSQL too). */
