@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { backends } from './harness.js';
 import { otaRig } from './ota-rig.js';
 import { RolloutRepository } from '../src/modules/rollouts/repository.js';
-import { settleWaves } from '../src/modules/rollouts/wave-cuts.js';
+import { settleWaves } from '../src/modules/rollouts/wave-cut-repository.js';
 
 /**
  * Staged tasks whose waves are guessed from the label's members before the insert and corrected

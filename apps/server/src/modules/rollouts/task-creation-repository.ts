@@ -13,9 +13,9 @@ import {
   waveSizesOf,
   type MemberSource,
   type WaveSizes,
-} from './wave-cuts.js';
+} from './wave-cut-repository.js';
 
-export type { WaveSizes } from './wave-cuts.js';
+export type { WaveSizes } from './wave-cut-repository.js';
 
 /**
  * A rule that skips a panel at creation: unless the device column holds one of the values (`in`),
@@ -186,7 +186,7 @@ export class TaskCreator {
       let cuts: number[] | undefined;
       // Staged on SQLite to chosen panels or one listed label: the waves guessed from the members
       // alone (no second pass over the devices rows and skip rules), checked and corrected after
-      // the insert (wave-cuts.ts).
+      // the insert (wave-cut-repository.ts).
       const guessFrom: MemberSource | undefined = task.deviceIds
         ? { ids: task.deviceIds }
         : task.labelIds.length === 1 && members!.isListed(task.labelIds[0]!)
