@@ -109,6 +109,11 @@ export class LabelMembership {
     return this.union(alias, ids, []);
   }
 
+  /** The label is one of the organisation's labels of listed panels (label_devices), not a filter. */
+  isListed(labelId: number): boolean {
+    return this.labels.get(labelId)?.filter === null;
+  }
+
   /** The devices row `alias` is of the (first) organisation and matches the filter (a label being edited). */
   matches(alias: string, filter: LabelFilter): Predicate {
     const orgId = this.orgIds[0];

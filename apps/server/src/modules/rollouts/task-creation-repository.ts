@@ -5,6 +5,17 @@ import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { Refusal } from '../../refusal.js';
 import { labelMembers, type LabelMembership } from '../label-membership/repository.js';
+import {
+  guessCuts,
+  MAX_WAVE_CUTS,
+  settleWaves,
+  waveByCuts,
+  waveSizesOf,
+  type MemberSource,
+  type WaveSizes,
+} from './wave-cut-repository.js';
+
+export type { WaveSizes } from './wave-cut-repository.js';
 
 /**
  * A rule that skips a panel at creation: unless the device column holds one of the values (`in`),
@@ -47,14 +58,6 @@ export interface NewTask {
   sameAs?: { key: string; refusal: string };
 }
 
-/** Panels in the first wave, then in each further wave. */
-export interface WaveSizes {
-  first: number;
-  step: number;
-}
-
-/** Waves up to which a staged task's rows take their wave from a CASE over device ids (more: numbered). */
-const MAX_WAVE_CUTS = 64;
 /** Device ids per bucket when a staged task on SQLite finds where its waves end. */
 const ID_BUCKET = 128;
 
@@ -181,7 +184,18 @@ export class TaskCreator {
       // found then in its bucket alone; the rows stream in as a one-wave task's do, the wave a CASE
       // over those ids, without a numbering window that sorts every row.
       let cuts: number[] | undefined;
-      if (staged && this.dialect === 'sqlite') {
+      // Staged on SQLite to chosen panels or one listed label: the waves guessed from the members
+      // alone (no second pass over the devices rows and skip rules), checked and corrected after
+      // the insert (wave-cut-repository.ts).
+      const guessFrom: MemberSource | undefined = task.deviceIds
+        ? { ids: task.deviceIds }
+        : task.labelIds.length === 1 && members!.isListed(task.labelIds[0]!)
+          ? { labelId: task.labelIds[0]! }
+          : undefined;
+      const guessed =
+        staged && this.dialect === 'sqlite' && guessFrom ? await guessCuts(trx, guessFrom, waves) : undefined;
+      if (guessed) cuts = guessed.cuts;
+      else if (staged && this.dialect === 'sqlite') {
         const eligibleOf = sql`${this.targetsOf(task, members)} AND ${reason} = ''`;
         const { rows: buckets } = await sql<{
           b: number;
@@ -208,7 +222,7 @@ export class TaskCreator {
           }
         }
       }
-      if (!sized) {
+      if (!sized && !guessed) {
         const { rows } = await sql<{
           n: number;
         }>`SELECT count(*) AS n ${this.targetsOf(task, members)} AND ${reason} = ''`.execute(trx);
@@ -224,13 +238,10 @@ export class TaskCreator {
           sql`(SELECT d.id, d.ota_version, ${reason} AS reason ${this.targetsOf(task, members)}
             ${this.dialect === 'sqlite' ? sql`LIMIT -1 OFFSET 0` : sql`OFFSET 0`}) s`;
       const wave = cuts
-        ? sql`CASE WHEN s.reason <> '' THEN -1 ${sql.join(
-            cuts.map((id, i) => sql`WHEN s.id <= ${id} THEN ${i}`),
-            sql` `,
-          )} ELSE ${cuts.length} END`
+        ? sql`CASE WHEN s.reason <> '' THEN -1 ELSE ${waveByCuts('s.id', cuts)} END`
         : numbered
-          ? sql`CASE WHEN s.reason <> '' THEN -1 WHEN s.rn <= ${sized.first} THEN 0
-            ELSE 1 + CAST((s.rn - ${sized.first} - 1) / ${sized.step} AS INTEGER) END`
+          ? sql`CASE WHEN s.reason <> '' THEN -1 WHEN s.rn <= ${sized!.first} THEN 0
+            ELSE 1 + CAST((s.rn - ${sized!.first} - 1) / ${sized!.step} AS INTEGER) END`
           : sql`CASE WHEN s.reason <> '' THEN -1 ELSE 0 END`;
       const inserted =
         await sql`INSERT INTO rollout_targets (task_id, org_id, device_id, wave, state, reason, from_version, created_at, updated_at)
@@ -248,15 +259,10 @@ export class TaskCreator {
         .executeTakeFirstOrThrow();
       const skipped = Number(skippedRow.n);
       const eligible = total - skipped;
-      const sizes: number[] = [];
-      for (let placed = 0; placed < eligible;) {
-        const size = Math.min(
-          eligible - placed,
-          !staged ? eligible : sizes.length ? sized.step : sized.first,
-        );
-        sizes.push(size);
-        placed += size;
-      }
+      sized ??= typeof waves === 'function' ? waves(eligible) : waves;
+      const sizes = waveSizesOf(eligible, staged, sized);
+      // Every member got a row and none was skipped: the guess was made from these very panels.
+      if (guessed && (skipped > 0 || total !== guessed.members)) await settleWaves(trx, id, sizes);
       const waveCount = Math.max(1, sizes.length);
       if (sizes.length)
         await trx
