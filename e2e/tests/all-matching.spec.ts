@@ -3,6 +3,7 @@ import { device, settings } from '@panelfleet/contract';
 import { pickOption } from '../support/antd.js';
 import { apiCall } from '../support/api.js';
 import { snapshot } from '../support/screenshots.js';
+import { enrollPanels } from '../support/enroll.js';
 import { baseUrl } from '../support/servers.js';
 import { signIn } from '../support/session.js';
 
@@ -23,22 +24,6 @@ test.afterEach(async ({ page }) => {
     await apiCall(page, url, device.removeDevice, { deviceId: panel.deviceId, keepHistory: '0' });
 });
 
-/** Enrolls PANELS panels of series x9_vn whose serials start with `prefix` (as panels do, over HTTP). */
-async function enrollPanels(page: Page, prefix: string) {
-  const { dataObject } = await apiCall(page, url, device.getEnrollmentSecret, {});
-  for (let i = 1; i <= PANELS; i++) {
-    const reply = await page.request.post(`${url}${device.enroll.path}`, {
-      form: {
-        v: '1',
-        serial: `${prefix}-${String(i).padStart(3, '0')}`,
-        enrollmentSecret: dataObject.enrollmentSecret,
-        machineType: 'x9_vn',
-      },
-    });
-    expect(reply.ok(), await reply.text()).toBe(true);
-  }
-}
-
 for (const [language, words] of [
   ['en-US', { prefix: 'AMEN', choose: `Select all ${PANELS} panels matching`, chosen: 'are selected' }],
   ['zh-CN', { prefix: 'AMZH', choose: `选择符合`, chosen: '已选择符合' }],
@@ -47,7 +32,7 @@ for (const [language, words] of [
     page,
   }) => {
     await signIn(page, 'normal', 'operator1', 'operator123', language);
-    await enrollPanels(page, words.prefix);
+    await enrollPanels(page, url, words.prefix, PANELS);
     const template = await apiCall(page, url, settings.addSetting, { type: '0', series: 'x9_vn' });
 
     await page.goto(`${url}/home/deviceManage`);

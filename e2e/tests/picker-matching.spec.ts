@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { device, settings } from '@panelfleet/contract';
 import { apiCall } from '../support/api.js';
 import { snapshot } from '../support/screenshots.js';
+import { enrollPanels } from '../support/enroll.js';
 import { baseUrl } from '../support/servers.js';
 import { signIn } from '../support/session.js';
 
@@ -27,18 +28,7 @@ test.afterEach(async ({ page }) => {
 
 /** Enrolls PANELS panels of series x9_vn whose serials start with `prefix`, in the test's label. */
 async function enrollLabelled(page: Page, prefix: string) {
-  const { dataObject } = await apiCall(page, url, device.getEnrollmentSecret, {});
-  for (let i = 1; i <= PANELS; i++) {
-    const reply = await page.request.post(`${url}${device.enroll.path}`, {
-      form: {
-        v: '1',
-        serial: `${prefix}-${String(i).padStart(3, '0')}`,
-        enrollmentSecret: dataObject.enrollmentSecret,
-        machineType: 'x9_vn',
-      },
-    });
-    expect(reply.ok(), await reply.text()).toBe(true);
-  }
+  await enrollPanels(page, url, prefix, PANELS);
   const listed = await apiCall(page, url, device.listDevices, { start: 1, size: 100, deviceName: prefix });
   const ids = listed.listObject.filter((d) => d.deviceKey.startsWith(`${prefix}-`)).map((d) => d.deviceId);
   expect(ids).toHaveLength(PANELS);
