@@ -30,6 +30,7 @@ describe.each(backends)('presence when an instance dies, two instances on %s', (
   const panels: BareDevice[] = [];
   let database: Awaited<ReturnType<typeof processDatabase>> | undefined;
   afterAll(async () => {
+    // A panel of a killed instance has no broker left to say goodbye to: its close may fail.
     await Promise.all(panels.map((p) => p.close().catch(() => undefined)));
     for (const child of children) child.kill('SIGKILL');
     await database?.drop();
@@ -103,6 +104,7 @@ describe.each(backends)('presence when an instance dies, two instances on %s', (
 
       // A dies. PRES-1 reconnects to B at once, PRES-0 does not come back.
       a.child.kill('SIGKILL');
+      // Its broker was killed: the close can only fail, and the panel reconnects below.
       await panels[1]!.close().catch(() => undefined);
       panels.push(await connectBare(b.mqttUrl, creds[1]!));
       const after = await waitFor(
